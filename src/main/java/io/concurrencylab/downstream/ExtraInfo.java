@@ -1,0 +1,5 @@
+package io.concurrencylab.downstream;
+
+/** The downstream's extra record of a user (article 000: the 500 ms call). */
+public record ExtraInfo(long id, String phone, String level) {
+}

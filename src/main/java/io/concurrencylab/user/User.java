@@ -1,0 +1,29 @@
+package io.concurrencylab.user;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/**
+ * A row of {@code users}, the table of article 001. A plain JPA entity (no Panache superclass) so that
+ * the blocking and the reactive repository can both map it in the one persistence unit.
+ */
+@Entity
+@Table(name = "users")
+public class User {
+
+    @Id
+    @Column(length = 255)
+    public String email;
+
+    public String first;
+
+    public String last;
+
+    public String city;
+
+    public String county;
+
+    public Integer age;
+}

@@ -1,0 +1,52 @@
+package io.concurrencylab.virtual;
+
+import io.concurrencylab.downstream.BlockingAggregation;
+import io.concurrencylab.user.TokenClaims;
+import io.concurrencylab.user.UserAggregate;
+import io.concurrencylab.user.UserRepository;
+import io.concurrencylab.user.UserView;
+import io.quarkus.security.Authenticated;
+import io.quarkus.virtual.threads.VirtualThreads;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import java.util.concurrent.ExecutorService;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/** Blocking code, one virtual thread per request and one per parallel branch. */
+@Path("/virtual/users")
+@RunOnVirtualThread
+public class UserResource {
+
+    private final UserRepository users;
+    private final BlockingAggregation aggregation;
+    private final ExecutorService branches;
+    private final JsonWebToken token;
+
+    UserResource(UserRepository users, BlockingAggregation aggregation,
+            @VirtualThreads ExecutorService branches, JsonWebToken token) {
+        this.users = users;
+        this.aggregation = aggregation;
+        this.branches = branches;
+        this.token = token;
+    }
+
+    @GET
+    @Path("/me")
+    @Authenticated
+    public UserView me() {
+        return users.findViewByEmail(TokenClaims.email(token));
+    }
+
+    @GET
+    @Path("/{id}/aggregate")
+    public UserAggregate aggregate(long id) {
+        return aggregation.aggregate(id, branches);
+    }
+
+    @GET
+    @Path("/{id}/aggregate/sequential")
+    public UserAggregate aggregateSequentially(long id) {
+        return aggregation.aggregateSequentially(id);
+    }
+}

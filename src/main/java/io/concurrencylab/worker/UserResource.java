@@ -1,0 +1,53 @@
+package io.concurrencylab.worker;
+
+import io.concurrencylab.downstream.BlockingAggregation;
+import io.concurrencylab.user.TokenClaims;
+import io.concurrencylab.user.UserAggregate;
+import io.concurrencylab.user.UserRepository;
+import io.concurrencylab.user.UserView;
+import io.quarkus.security.Authenticated;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import org.eclipse.microprofile.context.ManagedExecutor;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Blocking code on the worker pool. The parallel branches go to the same pool (article 000's design):
+ * each aggregation holds three pool threads, so under load the pool starves. That is kept on purpose.
+ */
+@Path("/worker/users")
+@Blocking
+public class UserResource {
+
+    private final UserRepository users;
+    private final BlockingAggregation aggregation;
+    private final ManagedExecutor branches;
+    private final JsonWebToken token;
+
+    UserResource(UserRepository users, BlockingAggregation aggregation, ManagedExecutor branches, JsonWebToken token) {
+        this.users = users;
+        this.aggregation = aggregation;
+        this.branches = branches;
+        this.token = token;
+    }
+
+    @GET
+    @Path("/me")
+    @Authenticated
+    public UserView me() {
+        return users.findViewByEmail(TokenClaims.email(token));
+    }
+
+    @GET
+    @Path("/{id}/aggregate")
+    public UserAggregate aggregate(long id) {
+        return aggregation.aggregate(id, branches);
+    }
+
+    @GET
+    @Path("/{id}/aggregate/sequential")
+    public UserAggregate aggregateSequentially(long id) {
+        return aggregation.aggregateSequentially(id);
+    }
+}
