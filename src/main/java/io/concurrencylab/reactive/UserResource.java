@@ -8,6 +8,8 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -37,7 +39,8 @@ public class UserResource {
     public Uni<UserAggregate> aggregate(long id) {
         return downstream.base(id).chain(base -> Uni.combine().all()
                 .unis(downstream.detail(base.id()), downstream.extra(base.id()))
-                .with((detail, extra) -> UserAggregate.of(base, detail, extra)));
+                .with((detail, extra) -> UserAggregate.of(base, detail, extra)))
+                .onFailure(UserResource::isTransportFailure).transform(ProcessingException::new);
     }
 
     @GET
@@ -45,6 +48,15 @@ public class UserResource {
     public Uni<UserAggregate> aggregateSequentially(long id) {
         return downstream.base(id).chain(base -> downstream.detail(base.id())
                 .chain(detail -> downstream.extra(base.id())
-                        .map(extra -> UserAggregate.of(base, detail, extra))));
+                        .map(extra -> UserAggregate.of(base, detail, extra))))
+                .onFailure(UserResource::isTransportFailure).transform(ProcessingException::new);
+    }
+
+    /**
+     * The blocking REST client wraps a refused connection or a read timeout in a ProcessingException; the Uni
+     * client hands over the bare Vert.x failure. Wrapping it the same way gives one error contract for all models.
+     */
+    private static boolean isTransportFailure(Throwable failure) {
+        return !(failure instanceof WebApplicationException) && !(failure instanceof ProcessingException);
     }
 }
