@@ -48,6 +48,7 @@ public class ErrorMappers {
     /** The downstream could not be reached or was too slow. */
     @ServerExceptionMapper
     public Response downstreamUnreachable(ProcessingException e) {
+        LOG.warnf("Downstream failure: %s", rootCause(e));
         if (has(e, TimeoutException.class) || mentionsTimeout(e)) {
             return ErrorBody.response(504, "downstream_timeout", "The downstream service did not answer in time");
         }
