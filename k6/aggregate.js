@@ -31,6 +31,7 @@ export const options = loadOptions('aggregate', {
 
 export function setup() {
   assertTargetReady();
+  return { ready: true };
 }
 
 const FIELDS = ['age', 'sex', 'phone', 'level'];

@@ -29,6 +29,7 @@ export const options = loadOptions('jwt_mysql', {
 export function setup() {
   assertTokensFresh(tokens);
   assertTargetReady();
+  return { ready: true };
 }
 
 const FIELDS = ['first', 'last', 'city', 'county', 'age'];

@@ -17,6 +17,8 @@ function seconds(duration) {
   return total;
 }
 
+export let runParameters = {};
+
 // preset: this script's defaults, e.g. { rate: 100, vus: 50, duration: '30s', latency: 0.01,
 // p95: 2000, p99: 5000 }, where latency is the expected seconds per request, used only to size
 // the VU pool of the open model.
@@ -70,6 +72,10 @@ export function loadOptions(prefix, preset) {
     }
     scenarios[`${prefix}_${model}`] = Object.assign(scenario, base);
   }
+
+  // What this run was asked to do, in plain values, for the summary JSON (see summary.js).
+  runParameters = { models, loadModel: SMOKE ? 'smoke' : loadModel, rate, vus, duration,
+    rampUp: rampUp || null, timeout: TIMEOUT, preAllocatedVUs: preAllocated, maxVUs };
 
   return {
     scenarios,

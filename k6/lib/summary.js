@@ -6,7 +6,8 @@
 // columns stand beside the latencies, so a run that only looks fast because requests failed
 // shows it.
 
-import { MODELS } from './config.js';
+import { BASE_URL, MODELS } from './config.js';
+import { runParameters } from './load.js';
 
 const STATS = ['med', 'p(90)', 'p(95)', 'p(99)', 'max'];
 
@@ -37,7 +38,7 @@ function row(data, label, filter) {
     // http_req_failed is a Rate of "failed": its passes are the failed requests.
     failed.passes || 0,
     values(data, `transport_errors${filter}`).count || 0,
-    checks.rate === undefined ? '-' : `${(checks.rate * 100).toFixed(2)}%`,
+    checks.passes + checks.fails > 0 ? `${(checks.rate * 100).toFixed(2)}%` : '-',
     ...STATS.map((s) => ms(dur[s])),
   ];
 }
@@ -53,6 +54,9 @@ function crossedThresholds(data) {
 }
 
 export function compactSummary(title, data) {
+  if (!data.lab.setupCompleted) {
+    return `\n${title}: setup() failed, no load was run (the reason is logged above)\n\n`;
+  }
   const header = ['model', 'reqs', 'req/s', 'failed', 'transport', 'checks', ...STATS];
   const widths = [9, 7, 7, 7, 10, 8, 9, 9, 9, 9, 9];
   const lines = [pad(header, widths)];
@@ -76,6 +80,10 @@ export function compactSummary(title, data) {
 export function summaryHandler(title) {
   return function handleSummary(data) {
     const file = __ENV.SUMMARY_FILE;
+    // k6 calls handleSummary even when setup() threw; setupCompleted tells a reader of the JSON
+    // that such a file holds no measurement.
+    data.lab = Object.assign({ script: title, baseUrl: BASE_URL,
+      setupCompleted: Boolean(data.setup_data && data.setup_data.ready) }, runParameters);
     // Returning nothing makes k6 print its own text summary.
     if (!file) return undefined;
     return { [file]: JSON.stringify(data, null, 2), stdout: compactSummary(title, data) };
