@@ -1,0 +1,78 @@
+// User aggregation (article 000): a 100 ms base call, then 300 ms and 500 ms calls in parallel,
+// so a healthy answer takes about 600 ms whatever the load; queueing shows as time above that.
+// Each iteration asks for a random user id in 1..USERS.
+//
+//   k6 run --no-usage-report k6/aggregate.js                       (open model, 30/s, all models)
+//   MODEL=worker LOAD_MODEL=closed VUS=150 RAMP_UP=60s DURATION=3m k6 run --no-usage-report k6/aggregate.js
+//
+// See k6/README.md for every variable.
+
+import http from 'k6/http';
+import { BASE_URL, SMOKE, envInt } from './lib/config.js';
+import { checkResponse, get, isJsonError, json } from './lib/http.js';
+import { loadOptions } from './lib/load.js';
+import { summaryHandler } from './lib/summary.js';
+import { assertTargetReady } from './lib/target.js';
+
+const USERS = Math.max(1, envInt('USERS', 100000));
+// Lower bound of a correct answer: 100 + max(300, 500) ms, less a little for clock jitter.
+// Faster means a step was skipped (or the delays were configured otherwise: then set it, 0 = off).
+const MIN_MS = envInt('MIN_AGGREGATE_MS', 590);
+const MIN_SEQUENTIAL_MS = MIN_MS + 300;
+
+export const options = loadOptions('aggregate', {
+  rate: 30, // iterations/s, all models together (open model): 10/s each
+  vus: 30, // concurrent users, all models together (closed model); the article's JMeter used 150
+  duration: '30s',
+  latency: 0.6, // expected seconds per request: sizes the open model's VU pool
+  p95: 3000, // ms; the ideal is ~600 ms, this only catches a starved or broken run
+  p99: 5000,
+});
+
+export function setup() {
+  assertTargetReady();
+  return { ready: true };
+}
+
+const FIELDS = ['age', 'sex', 'phone', 'level'];
+const http404 = http.expectedStatuses(404);
+
+function aggregateChecks(prefix, id, minMs, res) {
+  const checks = {
+    [`${prefix}: status 200`]: (r) => r.status === 200,
+    [`${prefix}: id and name are the requested user's`]: (r) => {
+      const body = json(r);
+      return body.id === id && body.name === `User ${id}`;
+    },
+    [`${prefix}: has age, sex, phone, level`]: (r) => {
+      const body = json(r);
+      return FIELDS.every((f) => body[f] !== undefined && body[f] !== null);
+    },
+  };
+  // Only an answer can be too fast; an error answered quickly is already a failed check above.
+  if (res.status === 200 && minMs > 0) {
+    checks[`${prefix}: took at least ${minMs} ms`] = (r) => r.timings.duration >= minMs;
+  }
+  return checks;
+}
+
+export default function () {
+  const model = __ENV.SCENARIO_MODEL;
+  const id = 1 + Math.floor(Math.random() * USERS);
+  const res = get(`${BASE_URL}/${model}/users/${id}/aggregate`, model, `GET /${model}/users/{id}/aggregate`);
+  checkResponse(res, model, aggregateChecks('aggregate', id, MIN_MS, res));
+
+  if (SMOKE && __ITER === 0) {
+    // The sequential reference (~900 ms) and the JSON 404 of an id that is not a number.
+    const seq = get(`${BASE_URL}/${model}/users/${id}/aggregate/sequential`, model,
+      `GET /${model}/users/{id}/aggregate/sequential`);
+    checkResponse(seq, model, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS, seq));
+    const missing = get(`${BASE_URL}/${model}/users/not-a-number/aggregate`, model,
+      `GET /${model}/users/not-a-number/aggregate`, { responseCallback: http404 });
+    checkResponse(missing, model, {
+      'aggregate: bad id -> JSON 404': (r) => isJsonError(r, 404),
+    });
+  }
+}
+
+export const handleSummary = summaryHandler('aggregate');

@@ -1,0 +1,112 @@
+// Load presets: turns RATE / VUS / DURATION / LOAD_MODEL into named k6 scenarios, one per model,
+// plus the per-model thresholds that sit next to them.
+//
+// Open model (default): iterations start at a fixed arrival rate whatever the server does, so a
+// slow server cannot slow down the test and hide its own latency (no coordinated omission).
+// This is the one to compare latencies with.
+// Closed model: a fixed number of VUs loop back to back, each with its own keep-alive
+// connection, like Bombardier's connections or JMeter's threads. Throughput is the result there.
+
+import { SMOKE, TIMEOUT, env, envDuration, envInt, envNumber, selectedModels } from './config.js';
+
+function seconds(duration) {
+  let total = 0;
+  for (const [, n, unit] of duration.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+    total += Number(n) * { ms: 0.001, s: 1, m: 60, h: 3600 }[unit];
+  }
+  return total;
+}
+
+export let runParameters = {};
+
+// preset: this script's defaults, e.g. { rate: 100, vus: 50, duration: '30s', latency: 0.01,
+// p95: 2000, p99: 5000 }, where latency is the expected seconds per request, used only to size
+// the VU pool of the open model.
+export function loadOptions(prefix, preset) {
+  const models = selectedModels();
+  const loadModel = env('LOAD_MODEL', 'open').toLowerCase();
+  if (!['open', 'closed'].includes(loadModel)) {
+    throw new Error(`LOAD_MODEL must be open or closed, got '${loadModel}'`);
+  }
+  const duration = envDuration('DURATION', preset.duration);
+  const rampUp = env('RAMP_UP', '') === '' ? '' : envDuration('RAMP_UP', '');
+
+  // RATE, VUS, PRE_ALLOCATED_VUS and MAX_VUS are totals for the run, shared evenly by the models.
+  const n = models.length;
+  const rate = envInt('RATE', preset.rate);
+  const vus = envInt('VUS', preset.vus);
+  if (rate < 1 || vus < 1) throw new Error('RATE and VUS must be at least 1');
+  const perModelRate = rate / n;
+  // Pre-allocated VUs: three times the expected concurrency (rate x latency), at least 20 per
+  // model. k6 starts more VUs (up to maxVUs) when they run out, but iterations due meanwhile are
+  // dropped, and a short stall of the app or of k6 would show up as dropped_iterations.
+  const preAllocated = Math.ceil(
+    envInt('PRE_ALLOCATED_VUS', n * Math.max(20, Math.ceil(perModelRate * preset.latency * 3))) / n);
+  // Enough VUs for every request to wait for its full timeout, capped so that an overloaded
+  // server makes k6 report dropped_iterations instead of eating the machine's memory.
+  const maxVUs = Math.max(preAllocated, Math.ceil(
+    envInt('MAX_VUS', n * Math.min(1000, Math.ceil(perModelRate * seconds(TIMEOUT)))) / n));
+
+  const scenarios = {};
+  for (const model of models) {
+    const base = { tags: { model }, env: { SCENARIO_MODEL: model } };
+    let scenario;
+    if (SMOKE) {
+      // A tiny correctness run: a few requests per model, one after the other.
+      scenario = { executor: 'per-vu-iterations', vus: 1, iterations: envInt('SMOKE_ITERATIONS', 3),
+        maxDuration: '30s' };
+    } else if (loadModel === 'open' && !rampUp) {
+      // rate per timeUnit of n seconds = RATE / n per second, exact even when RATE % n != 0.
+      scenario = { executor: 'constant-arrival-rate', rate, timeUnit: `${n}s`, duration,
+        preAllocatedVUs: preAllocated, maxVUs };
+    } else if (loadModel === 'open') {
+      scenario = { executor: 'ramping-arrival-rate', startRate: 0, timeUnit: `${n}s`,
+        stages: [{ duration: rampUp, target: rate }, { duration, target: rate }],
+        preAllocatedVUs: preAllocated, maxVUs };
+    } else if (!rampUp) {
+      scenario = { executor: 'constant-vus', vus: Math.ceil(vus / n), duration };
+    } else {
+      // JMeter-style: users join one by one over RAMP_UP, then all of them run for DURATION.
+      scenario = { executor: 'ramping-vus', startVUs: 0,
+        stages: [{ duration: rampUp, target: Math.ceil(vus / n) }, { duration, target: Math.ceil(vus / n) }] };
+    }
+    scenarios[`${prefix}_${model}`] = Object.assign(scenario, base);
+  }
+
+  // What this run was asked to do, in plain values, for the summary JSON (see summary.js).
+  runParameters = { models, loadModel: SMOKE ? 'smoke' : loadModel, rate, vus, duration,
+    rampUp: rampUp || null, timeout: TIMEOUT, preAllocatedVUs: preAllocated, maxVUs };
+
+  return {
+    scenarios,
+    thresholds: thresholds(models, preset),
+    summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max', 'count'],
+    // Requests are grouped by the `name` tag, so the URL tag would only add cardinality.
+    systemTags: ['status', 'method', 'name', 'group', 'check', 'error', 'error_code', 'scenario',
+      'expected_response'],
+  };
+}
+
+// Loose defaults: this runs on a shared 2-core machine. Tighten them with the env when comparing.
+function thresholds(models, preset) {
+  const maxErrorRate = envNumber('MAX_ERROR_RATE', 0.01);
+  const p95 = envInt('P95_MS', preset.p95);
+  const p99 = envInt('P99_MS', preset.p99);
+  const minChecks = envNumber('MIN_CHECK_RATE', 0.99);
+  const t = {
+    // Always true: declared so that the run-wide counters are in the summary even when zero.
+    transport_errors: ['count>=0'],
+    request_timeouts: ['count>=0'],
+    dropped_iterations: ['count>=0'],
+  };
+  for (const model of models) {
+    t[`http_req_failed{model:${model}}`] = [`rate<=${maxErrorRate}`];
+    t[`http_req_duration{model:${model}}`] = [`p(95)<${p95}`, `p(99)<${p99}`];
+    t[`checks{model:${model}}`] = [`rate>=${minChecks}`];
+    // Always true, as above: they put the per-model counts and rates into the summary.
+    t[`http_reqs{model:${model}}`] = ['count>=0'];
+    t[`transport_errors{model:${model}}`] = ['count>=0'];
+    t[`http_req_duration{model:${model},expected_response:true}`] = ['max>=0'];
+  }
+  return t;
+}
