@@ -1,5 +1,6 @@
 package io.concurrencylab.data;
 
+import io.quarkus.runtime.ImageMode;
 import io.smallrye.config.ConfigSourceInterceptor;
 import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;
@@ -23,7 +24,7 @@ public class EmbeddedDatabaseConfigInterceptor implements ConfigSourceIntercepto
     public ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
         ConfigValue configured = context.proceed(name);
         boolean isUrl = JDBC_URL.equals(name) || REACTIVE_URL.equals(name);
-        if (!isUrl || hasValue(configured) || !enabled(context)) {
+        if (!isUrl || hasValue(configured)) {
             return configured;
         }
         if (REACTIVE_URL.equals(name)) {
@@ -34,6 +35,10 @@ public class EmbeddedDatabaseConfigInterceptor implements ConfigSourceIntercepto
             }
         } else if (hasValue(context.proceed(REACTIVE_URL))) {
             return configured; // only the reactive URL is configured: do not invent a JDBC one elsewhere
+        }
+        // A native executable carries no MariaDB binaries: it always needs a configured database.
+        if (!enabled(context) || ImageMode.current() == ImageMode.NATIVE_RUN) {
+            return configured;
         }
         int port = EmbeddedDatabase.sharedPort();
         String url = JDBC_URL.equals(name) ? EmbeddedDatabase.jdbcUrl(port) : EmbeddedDatabase.reactiveUrl(port);
