@@ -93,7 +93,9 @@ rm -rf "$staging"/var/cache/apt/* "$staging"/var/lib/apt/lists/* "$staging"/usr/
 log "jlink: $JRE_MODULES"
 "$jdk/bin/jlink" --add-modules "$JRE_MODULES" --strip-debug --no-man-pages --no-header-files \
   --compress=zip-6 --output "$staging/opt/java"
-"$staging/opt/java/bin/java" -version 2>&1 | head -1 | sed 's/^/[base-image] JRE: /' >&2
+# (Output captured first: a reader that stops early would make the writer fail under pipefail.)
+jre_version="$("$staging/opt/java/bin/java" -version 2>&1)"
+log "JRE: ${jre_version%%$'\n'*}"
 
 # The user Quarkus images run as (uid 185), and the directory the app goes to.
 echo 'quarkus:x:185:0:Quarkus:/deployments:/usr/sbin/nologin' >>"$staging/etc/passwd"
@@ -104,6 +106,7 @@ chmod 775 "$staging/deployments"
 
 # 3. Import into podman with the image configuration.
 log "podman import as $BASE_IMAGE"
+previous_id="$(podman image inspect --format '{{.Id}}' "$BASE_IMAGE" 2>/dev/null || true)"
 tar -C "$staging" --numeric-owner -cf - . | podman import \
   --change 'ENV JAVA_HOME=/opt/java' \
   --change 'ENV PATH=/opt/java/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
@@ -114,7 +117,12 @@ tar -C "$staging" --numeric-owner -cf - . | podman import \
   --change "LABEL org.opencontainers.image.description=Debian $SUITE minbase + jlinked JRE from $(basename "$jdk")" \
   - "$BASE_IMAGE" >/dev/null
 rm -rf "$staging"
-podman run --rm "$BASE_IMAGE" java -version 2>&1 | head -1 | sed 's/^/[base-image] in the image: /' >&2
+# The image this one replaces is left untagged: remove it unless a container still uses it.
+if [ -n "$previous_id" ] && [ "$previous_id" != "$(podman image inspect --format '{{.Id}}' "$BASE_IMAGE")" ]; then
+  podman rmi "$previous_id" >/dev/null 2>&1 || true
+fi
+image_java="$(podman run --rm "$BASE_IMAGE" java -version 2>&1)" || die "java does not run in the image: $image_java"
+log "in the image: ${image_java%%$'\n'*}"
 log "image size: $(podman image inspect --format '{{.Size}}' "$BASE_IMAGE") bytes"
 
 # 4. Optional push (Jib reads base images from a registry).
