@@ -49,20 +49,32 @@ def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout):
     return rc
 
 
-def read_summary(path):
-    """The numbers we keep from the k6 summary JSON (handleSummary data). Missing metrics count as zero."""
+def read_summary(path, model=None):
+    """The numbers we keep from the k6 summary JSON (handleSummary data). Missing metrics count as zero.
+
+    When the script tags requests by model, the per-model series ("http_req_duration{model:M}") are used: they
+    hold only the measured requests (the run-wide ones also hold setup()'s readiness probe)."""
     with open(path) as f:
         data = json.load(f)
     metrics = data.get("metrics", {})
 
     def values(name):
+        if model:
+            tagged = metrics.get(f"{name}{{model:{model}}}")
+            if tagged and tagged.get("values"):
+                return tagged["values"]
         return (metrics.get(name) or {}).get("values") or {}
 
     dur = values("http_req_duration")
     reqs = values("http_reqs")
     failed = values("http_req_failed")
     checks = values("checks")
-    iterations = values("iterations")
+    transport = int(values("transport_errors").get("count", 0))
+    crossed = []
+    for name, metric in metrics.items():
+        for expr, outcome in (metric.get("thresholds") or {}).items():
+            if isinstance(outcome, dict) and outcome.get("ok") is False:
+                crossed.append(f"{name}: {expr}")
     return {
         "requests": int(reqs.get("count", 0)),
         "rps": float(reqs.get("rate", 0.0)),
@@ -72,13 +84,17 @@ def read_summary(path):
         "p99_ms": dur.get("p(99)"),
         "max_ms": dur.get("max"),
         "avg_ms": dur.get("avg"),
-        # http_req_failed is a Rate: "passes" counts the requests that failed.
+        # http_req_failed is a Rate of "failed": its "passes" are the failed requests.
         "errors": int(failed.get("passes", 0)),
         "error_rate": float(failed.get("rate", 0.0)),
-        "timeouts": int(values("transport_errors").get("count", 0)),
-        "dropped_iterations": int(values("dropped_iterations").get("count", 0)),
-        "iterations": int(iterations.get("count", 0)),
+        # requests that hit the timeout (request_timeouts, when the script counts them apart), else all
+        # requests without an HTTP answer (transport_errors: timeouts, refused, reset)
+        "timeouts": int(values("request_timeouts").get("count", transport)),
+        "transport_errors": transport,
+        "dropped_iterations": int((metrics.get("dropped_iterations") or {}).get("values", {}).get("count", 0)),
         "checks_passed": int(checks.get("passes", 0)),
         "checks_failed": int(checks.get("fails", 0)),
-        "vus_max": int(values("vus_max").get("max", values("vus_max").get("value", 0)) or 0),
+        "thresholds_crossed": crossed,
+        "error_threshold_crossed": any(c.startswith(("http_req_failed", "checks")) for c in crossed),
+        "setup_completed": (data.get("lab") or {}).get("setupCompleted", True),
     }

@@ -13,6 +13,8 @@ MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"
 AGGREGATE_IDEAL_S = 0.6
 # A model is only a latency winner if its error rate is no worse than the best model's + this margin.
 ERROR_TOLERANCE = 0.001
+# Differences below this are not called a win (identical runs here differ by much more than that).
+TIE_MARGIN = 0.05
 
 
 def load(out):
@@ -110,8 +112,8 @@ def winners(by_model):
             nxt = ranked[1]
             lat["next"] = nxt
             lat["margin"] = sums[nxt]["p99_ms"] / sums[best]["p99_ms"] - 1 if sums[best]["p99_ms"] else None
-            lat["tie"] = overlaps(sums[best]["spread"]["p99_ms"], sums[nxt]["spread"]["p99_ms"]) and \
-                sums[best]["reps"] > 1
+            lat["tie"] = (lat["margin"] is not None and lat["margin"] < TIE_MARGIN) or (
+                sums[best]["reps"] > 1 and overlaps(sums[best]["spread"]["p99_ms"], sums[nxt]["spread"]["p99_ms"]))
         out["latency"] = lat
     tp = sorted(sums, key=lambda m: -(sums[m]["ok_rps"] or 0))
     if tp:
@@ -121,7 +123,7 @@ def winners(by_model):
             nxt = tp[1]
             thr["next"] = nxt
             thr["margin"] = (sums[best]["ok_rps"] / sums[nxt]["ok_rps"] - 1) if sums[nxt]["ok_rps"] else None
-            thr["tie"] = (thr["margin"] is not None and thr["margin"] < 0.02) or (
+            thr["tie"] = (thr["margin"] is not None and thr["margin"] < TIE_MARGIN) or (
                 sums[best]["reps"] > 1 and overlaps(sums[best]["spread"]["rps"], sums[nxt]["spread"]["rps"]))
         out["throughput"] = thr
     return out
@@ -136,7 +138,7 @@ def verdict(w, key, unit):
     margin = d.get("margin")
     m = "" if margin is None else f"{100 * margin:.0f} %"
     if d.get("tie"):
-        return f"≈ tie: {d['model']} / {d['next']} ({m}, within the spread)"
+        return f"≈ tie: {d['model']} / {d['next']} ({m} apart)"
     return f"**{d['model']}**, {m} {unit} {d['next']}"
 
 
@@ -175,7 +177,7 @@ def write_markdown(out, results, env, warm, groups, labels):
     L.append("## Who wins where\n")
     L.append("Median over repetitions. Latency winner: lowest p99 among the models whose error rate is not "
              "higher than the best one's (+0.1 pt); throughput: successful requests/s. “≈ tie” when the margin is "
-             "inside the spread across repetitions (or < 2 % for throughput).\n")
+             "inside the min–max spread across repetitions or below 5 %. With one repetition there is no spread: treat single-run margins below ~30 % as noise.\n")
     L.append("| runtime | scenario | load | best p99 | best throughput | errors (virtual / worker / reactive) | warnings |")
     L.append("|---|---|---|---|---|---|---|")
     for (rt, sc), by_load in groups.items():
@@ -332,7 +334,7 @@ def sum_table_html(groups, labels):
                     cells.append(f"<b style='color:{color}'>{model}</b>")
                 elif d.get("tie"):
                     cells.append(f"≈ tie <b style='color:{color}'>{model}</b> / {html.escape(d['next'])} "
-                                 f"<small>({100 * (d.get('margin') or 0):.0f} %, within spread)</small>")
+                                 f"<small>({100 * (d.get('margin') or 0):.0f} % apart)</small>")
                 else:
                     cells.append(f"<b style='color:{color}'>{model}</b> <small>{100 * (d.get('margin') or 0):.0f} % "
                                  f"{unit} {html.escape(d['next'])}</small>")
@@ -405,7 +407,7 @@ def write_html(out, results, env, warm, groups, labels):
     parts.append("<h2>Who wins where</h2>")
     parts.append("<p class='meta'>Medians over repetitions. A model is ranked on latency only if its error rate is "
                  "not higher than the best model's (+0.1 pt) — errors never buy a latency win. Throughput = successful "
-                 "requests/s. “≈ tie” = margin inside the min–max spread of the repetitions.</p>")
+                 "requests/s in the load window. “≈ tie” = margin below 5 % or inside the min–max spread of the repetitions (with one repetition there is no spread: margins below ~30 % may be noise).</p>")
     parts.append(sum_table_html(groups, labels))
     first = True
     for (rt, sc), by_load in groups.items():
