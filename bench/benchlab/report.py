@@ -96,14 +96,16 @@ def winners(by_model):
     """Best model by p99 (among those without extra errors) and by successful throughput, with margins."""
     sums = {m: summarize(recs) for m, recs in by_model.items()}
     out = {"sums": sums, "notes": []}
-    rates = {m: s["error_rate"] or 0 for m, s in sums.items()}
+    # Failed share for ranking: failed requests plus iterations k6 could not even start (dropped).
+    rates = {m: (s["errors"] + s["dropped_iterations"]) / max(1, s["requests"] + s["dropped_iterations"])
+             for m, s in sums.items()}
     best_err = min(rates.values())
     eligible = [m for m in sums if rates[m] <= best_err + ERROR_TOLERANCE and sums[m]["p99_ms"] is not None]
     excluded = [m for m in sums if m not in eligible]
     for m in excluded:
-        out["notes"].append(f"{m} not ranked on latency: error rate {pct(rates[m])} vs {pct(best_err)}")
+        out["notes"].append(f"{m} not ranked on latency: {pct(rates[m])} failed or dropped vs {pct(best_err)}")
     if len(set(round(r, 4) for r in rates.values())) > 1 and not excluded:
-        out["notes"].append("error rates differ: " + ", ".join(f"{m} {pct(r)}" for m, r in rates.items()))
+        out["notes"].append("failed/dropped shares differ: " + ", ".join(f"{m} {pct(r)}" for m, r in rates.items()))
     ranked = sorted(eligible, key=lambda m: sums[m]["p99_ms"])
     if ranked:
         best = ranked[0]
@@ -248,32 +250,44 @@ def charts_for(rt, sc, by_load, labels, env):
     models = model_order({m for k in keys for m in by_load[k]})
     figs = []
 
-    # 1. throughput vs load, with the physical limit
-    f = go.Figure()
-    for m in models:
-        ys, lo, hi, txt = [], [], [], []
-        for k in keys:
-            s = summarize(by_load[k][m]) if m in by_load[k] else None
-            ys.append(s["ok_rps"] if s else None)
-            sp = s["spread"]["rps"] if s else None
-            lo.append((s["ok_rps"] - sp[0] * (1 - (s["error_rate"] or 0))) if s and sp else 0)
-            hi.append((sp[2] * (1 - (s["error_rate"] or 0)) - s["ok_rps"]) if s and sp else 0)
-            txt.append(f"errors {s['errors']} ({pct(s['error_rate'])}), timeouts {s['timeouts']}, dropped "
-                       f"{s['dropped_iterations']}" if s else "")
-        f.add_trace(go.Scatter(x=xs, y=ys, name=m, mode="lines+markers", line=dict(color=MODEL_COLORS.get(m)),
-                               error_y=dict(type="data", symmetric=False, array=hi, arrayminus=lo),
-                               hovertext=txt, hovertemplate="%{x}: %{y:.1f} ok req/s<br>%{hovertext}<extra>" + m + "</extra>"))
-    ideal = []
-    for k in keys:
-        r0 = next(iter(by_load[k].values()))[0]
-        ideal.append(ideal_throughput(sc, r0["load_model"], r0["load"], env))
-    if any(v is not None for v in ideal):
-        name = "ideal (600 ms per request)" if sc == "aggregate" else "limit: offered rate / DB point-select rate"
-        f.add_trace(go.Scatter(x=xs, y=ideal, name=name, mode="lines+markers",
-                               line=dict(color="black", dash="dash"), marker=dict(symbol="x")))
-    f.update_layout(title=f"{sc} ({rt}): successful throughput vs load (median, bars = min–max)",
-                    xaxis_title="load (open: offered rate; closed: VUs)", yaxis_title="successful req/s",
-                    height=420, margin=dict(t=60, b=40))
+    # 1. throughput vs load, one panel per load model, with the physical limit
+    kinds = [k for k in ("open", "closed") if any(key[0] == (0 if k == "open" else 1) for key in keys)]
+    titles = {"open": "open model: offered rate (req/s)", "closed": "closed model: VUs"}
+    f = make_subplots(rows=1, cols=len(kinds), subplot_titles=[titles[k] for k in kinds])
+    for ci, kind in enumerate(kinds, start=1):
+        kkeys = [k for k in keys if k[0] == (0 if kind == "open" else 1)]
+        kx = [labels[k] for k in kkeys]
+        for m in models:
+            ys, lo, hi, txt = [], [], [], []
+            for k in kkeys:
+                s = summarize(by_load[k][m]) if m in by_load[k] else None
+                ok = 1 - ((s["error_rate"] or 0) if s else 0)
+                sp = s["spread"]["rps"] if s else None
+                ys.append(s["ok_rps"] if s else None)
+                lo.append(max(0, s["ok_rps"] - sp[0] * ok) if s and sp else 0)
+                hi.append(max(0, sp[2] * ok - s["ok_rps"]) if s and sp else 0)
+                txt.append(f"errors {s['errors']} ({pct(s['error_rate'])}), timeouts {s['timeouts']}, dropped "
+                           f"{s['dropped_iterations']}" if s else "")
+            f.add_trace(go.Scatter(x=kx, y=ys, name=m, mode="lines+markers", line=dict(color=MODEL_COLORS.get(m)),
+                                   error_y=dict(type="data", symmetric=False, array=hi, arrayminus=lo),
+                                   hovertext=txt, legendgroup=m, showlegend=ci == 1,
+                                   hovertemplate="%{x}: %{y:.1f} ok req/s<br>%{hovertext}<extra>" + m + "</extra>"),
+                        row=1, col=ci)
+        ideal = []
+        for k in kkeys:
+            r0 = next(iter(by_load[k].values()))[0]
+            ideal.append(ideal_throughput(sc, r0["load_model"], r0["load"], env))
+        if any(v is not None for v in ideal):
+            if sc == "aggregate":
+                name = "physical limit: offered rate at 600 ms" if kind == "open" else "physical limit: VUs / 0.6 s"
+            else:
+                name = "limit: offered rate (≤ DB point-select rate)" if kind == "open" else "limit: DB point-select rate"
+            f.add_trace(go.Scatter(x=kx, y=ideal, name=name, mode="lines+markers",
+                                   line=dict(color="black", dash="dash"), marker=dict(symbol="x", size=10)),
+                        row=1, col=ci)
+    f.update_layout(title=f"{sc} ({rt}): successful throughput (req/s) vs load — median, bars = min–max; "
+                          f"dashed = physical limit", height=420, margin=dict(t=80, b=40))
+    f.update_yaxes(rangemode="tozero")
     figs.append(f)
 
     # 2. percentiles per load, errors written on every bar
@@ -405,8 +419,8 @@ def write_html(out, results, env, warm, groups, labels):
         parts.append("<div class='banner'><b>Problems:</b> " + "; ".join(html.escape(f) for f in env["failures"][:20])
                      + "</div>")
     parts.append("<h2>Who wins where</h2>")
-    parts.append("<p class='meta'>Medians over repetitions. A model is ranked on latency only if its error rate is "
-                 "not higher than the best model's (+0.1 pt) — errors never buy a latency win. Throughput = successful "
+    parts.append("<p class='meta'>Medians over repetitions. A model is ranked on latency only if its share of failed requests and dropped "
+                 "iterations is not higher than the best model's (+0.1 pt) — errors never buy a latency win. Throughput = successful "
                  "requests/s in the load window. “≈ tie” = margin below 5 % or inside the min–max spread of the repetitions (with one repetition there is no spread: margins below ~30 % may be noise).</p>")
     parts.append(sum_table_html(groups, labels))
     first = True
