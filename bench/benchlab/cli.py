@@ -290,26 +290,26 @@ class Jwt:
         self.props["mp.jwt.verify.issuer"] = ISSUER
 
 
-def generate_tokens(count, path, jwt, logs):
+def generate_tokens(pm, count, path, jwt, logs):
     argv = [os.path.join(ROOT, "mvnw"), "-B", "-q", "test-compile", "exec:java@tokens", f"-Dtokens.count={count}",
             f"-Dtokens.out={path}", *[f"-D{k}={v}" for k, v in jwt.token_props.items()]]
-    run_checked(argv, os.path.join(logs, "tokens.log"), timeout=900, cwd=ROOT, what="token generation")
+    pm.run("token generation", argv, os.path.join(logs, "tokens.log"), timeout=900, cwd=ROOT)
     with open(path) as f:
         n = sum(1 for line in f if line.strip())
     if n != count:
         raise RuntimeError(f"expected {count} tokens in {path}, found {n}")
 
 
-def point_select_rate(java_home, db_url, args, threads, logs):
+def point_select_rate(pm, java_home, db_url, args, threads, logs):
     argv = [os.path.join(java_home, "bin", "java"), "-cp", os.path.join(ROOT, "target/quarkus-app/lib/main/*"),
             os.path.join(ROOT, "bench", "PointSelectRate.java"), "--url", db_url, "--user", args.db_user,
             "--password", args.db_password, "--threads", str(threads), "--seconds", str(args.pointselect_seconds),
             "--warmup", "2", "--users", str(args.users)]
-    out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    with open(os.path.join(logs, f"pointselect-{threads}.log"), "w") as f:
-        f.write(out.stdout + out.stderr)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("{")), None)
-    if out.returncode != 0 or line is None:
+    log_path = os.path.join(logs, f"pointselect-{threads}.log")
+    pm.run("point-select measurement", argv, log_path, timeout=300)
+    with open(log_path) as f:
+        line = next((l for l in f if l.startswith("{")), None)
+    if line is None:
         raise RuntimeError(f"PointSelectRate failed; see {logs}/pointselect-{threads}.log")
     return json.loads(line)
 
@@ -384,7 +384,7 @@ def main(argv):
 
             def tokens():
                 try:
-                    generate_tokens(args.users, tokens_file, jwt, logs)
+                    generate_tokens(pm, args.users, tokens_file, jwt, logs)
                 except BaseException as e:  # noqa: BLE001 - reported by the main thread
                     token_error.append(e)
 
@@ -443,7 +443,7 @@ def main(argv):
                 threads = int(env_info["jdbc_pool_max"]) if str(env_info["jdbc_pool_max"]).isdigit() else 20
                 log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                     f"{args.pointselect_seconds:.0f} s; the app is idle)")
-                ps = point_select_rate(java_home, db_url, args, threads, logs)
+                ps = point_select_rate(pm, java_home, db_url, args, threads, logs)
                 env_info["point_select"] = ps
                 log(f"point-select rate: {ps['qps']:.0f} queries/s")
             write_json(os.path.join(args.out, "environment.json"), env_info)

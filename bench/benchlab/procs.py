@@ -64,6 +64,18 @@ class ProcessManager:
             self.procs.append(proc)
         return proc
 
+    def run(self, name, argv, log_path, timeout, env=None, cwd=None):
+        """A registered foreground command: stopped by stop_all() on a signal even when waited for in a thread."""
+        proc = self.start(name, argv, log_path, env=env, cwd=cwd)
+        try:
+            rc = proc.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"{name} did not finish within {timeout:.0f} s; see {log_path}") from None
+        finally:
+            self.stop(proc, grace=5)
+        if rc != 0:
+            raise RuntimeError(f"{name} failed with exit code {rc}; see {log_path}")
+
     def stop(self, proc, grace=15.0):
         """SIGTERM the leader (lets e.g. the database clean up), then the group, then SIGKILL what is left."""
         if proc.alive():
