@@ -177,8 +177,8 @@ def write_markdown(out, results, env, warm, groups, labels):
              f"warm-up {num(env.get('warmup_s_per_scenario_model'))} s per scenario × model, "
              f"{num(env.get('duration_s'))} s per run, {env.get('repeat')} repetition(s) interleaved.\n")
     L.append("## Who wins where\n")
-    L.append("Median over repetitions. Latency winner: lowest p99 among the models whose error rate is not "
-             "higher than the best one's (+0.1 pt); throughput: successful requests/s. “≈ tie” when the margin is "
+    L.append("Median over repetitions. Latency winner: lowest p99 among the models whose share of failed requests "
+             "and dropped iterations is not higher than the best one's (+0.1 pt); throughput: successful requests/s. “≈ tie” when the margin is "
              "inside the min–max spread across repetitions or below 5 %. With one repetition there is no spread: treat single-run margins below ~30 % as noise.\n")
     L.append("| runtime | scenario | load | best p99 | best throughput | errors (virtual / worker / reactive) | warnings |")
     L.append("|---|---|---|---|---|---|---|")
