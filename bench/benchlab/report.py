@@ -15,6 +15,8 @@ AGGREGATE_IDEAL_S = 0.6
 ERROR_TOLERANCE = 0.001
 # Differences below this are not called a win (identical runs here differ by much more than that).
 TIE_MARGIN = 0.05
+# If even the best model failed or dropped more than this share, latency percentiles are not comparable.
+SATURATED = 0.01
 
 
 def load(out):
@@ -107,6 +109,10 @@ def winners(by_model):
     if len(set(round(r, 4) for r in rates.values())) > 1 and not excluded:
         out["notes"].append("failed/dropped shares differ: " + ", ".join(f"{m} {pct(r)}" for m, r in rates.items()))
     ranked = sorted(eligible, key=lambda m: sums[m]["p99_ms"])
+    if best_err > SATURATED:
+        out["notes"].insert(0, f"saturated: every model failed or dropped ≥ {pct(best_err)} of its requests — "
+                               f"no latency winner, compare throughput")
+        ranked = []
     if ranked:
         best = ranked[0]
         lat = {"model": best, "p99_ms": sums[best]["p99_ms"]}
@@ -136,7 +142,7 @@ def verdict(w, key, unit):
     if not d:
         return "-"
     if "next" not in d:
-        return d["model"]
+        return f"**{d['model']}** (the only one without extra failures)"
     margin = d.get("margin")
     m = "" if margin is None else f"{100 * margin:.0f} %"
     if d.get("tie"):
@@ -180,12 +186,13 @@ def write_markdown(out, results, env, warm, groups, labels):
     L.append("Median over repetitions. Latency winner: lowest p99 among the models whose share of failed requests "
              "and dropped iterations is not higher than the best one's (+0.1 pt); throughput: successful requests/s. “≈ tie” when the margin is "
              "inside the min–max spread across repetitions or below 5 %. With one repetition there is no spread: treat single-run margins below ~30 % as noise.\n")
-    L.append("| runtime | scenario | load | best p99 | best throughput | errors (virtual / worker / reactive) | warnings |")
+    L.append("| runtime | scenario | load | best p99 | best throughput | errors / timeouts / dropped: virtual · worker · reactive | warnings |")
     L.append("|---|---|---|---|---|---|---|")
     for (rt, sc), by_load in groups.items():
         for lk in sorted(by_load):
             w = winners(by_load[lk])
-            errs = " / ".join(f"{w['sums'][m]['errors']}" if m in w["sums"] else "-"
+            errs = " · ".join(f"{w['sums'][m]['errors']} / {w['sums'][m]['timeouts']} / "
+                              f"{w['sums'][m]['dropped_iterations']}" if m in w["sums"] else "-"
                               for m in ("virtual", "worker", "reactive"))
             L.append(f"| {rt} | {sc} | {labels[lk]} | {verdict(w, 'latency', 'lower than')} | "
                      f"{verdict(w, 'throughput', 'more than')} | {errs} | {'; '.join(w['notes']) or ''} |")
@@ -337,6 +344,8 @@ def sum_table_html(groups, labels):
         for lk in sorted(by_load):
             w = winners(by_load[lk])
             cells = []
+            if not w.get("latency"):
+                w["latency"] = None
             for key, unit in (("latency", "lower p99 than"), ("throughput", "more ok req/s than")):
                 d = w.get(key)
                 if not d:
@@ -345,7 +354,8 @@ def sum_table_html(groups, labels):
                 model = html.escape(d["model"])
                 color = MODEL_COLORS.get(d["model"], "#333")
                 if "next" not in d:
-                    cells.append(f"<b style='color:{color}'>{model}</b>")
+                    cells.append(f"<b style='color:{color}'>{model}</b> <small>(the only one without extra "
+                                 f"failures)</small>")
                 elif d.get("tie"):
                     cells.append(f"≈ tie <b style='color:{color}'>{model}</b> / {html.escape(d['next'])} "
                                  f"<small>({100 * (d.get('margin') or 0):.0f} % apart)</small>")
