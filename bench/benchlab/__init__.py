@@ -1,0 +1,1 @@
+"""Quarkus Concurrency Lab benchmark: orchestration (cli), processes, runtimes, k6, sampling, report."""

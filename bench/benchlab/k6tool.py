@@ -1,0 +1,100 @@
+"""Finding or installing k6, running one bounded k6 test and reading its summary JSON."""
+import json
+import os
+import shutil
+import subprocess
+
+from benchlab.procs import log, run_checked
+
+K6_VERSION = "v1.8.1"
+TREND_STATS = "avg,min,med,max,p(90),p(95),p(99)"
+
+
+def find_or_install_k6(root, log_dir):
+    on_path = shutil.which("k6")
+    if on_path:
+        return on_path
+    local = os.path.join(root, ".tools", "bin", "k6")
+    if os.access(local, os.X_OK):
+        return local
+    if not shutil.which("go"):
+        raise RuntimeError("k6 is not on PATH and Go is not installed to build it: install k6 " + K6_VERSION)
+    log(f"installing k6 {K6_VERSION} into .tools/bin with go install (a cold build takes a few minutes)")
+    env = dict(os.environ, GOBIN=os.path.join(root, ".tools", "bin"))
+    run_checked(["go", "install", f"go.k6.io/k6@{K6_VERSION}"], os.path.join(log_dir, "k6-install.log"),
+                timeout=1200, env=env, what="go install k6")
+    return local
+
+
+def k6_version(k6):
+    try:
+        return subprocess.run([k6, "version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except Exception as e:  # noqa: BLE001 - only informational
+        return f"unknown ({e})"
+
+
+def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout):
+    """Runs k6 in its own process group; returns the exit code (0 ok, 99 threshold crossed, other = error)."""
+    env = dict(os.environ, K6_NO_USAGE_REPORT="true", SUMMARY_FILE=summary_file, **env_vars)
+    argv = [k6, "run", "--no-usage-report", "--quiet", "--no-color", "--address", f"127.0.0.1:{api_port}",
+            "--summary-trend-stats", TREND_STATS, script]
+    proc = pm.start("k6", argv, log_path, env=env)
+    try:
+        rc = proc.popen.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        log(f"k6 did not finish within {timeout:.0f} s: killing it")
+        rc = -9
+    finally:
+        pm.stop(proc, grace=5)
+    return rc
+
+
+def read_summary(path, model=None):
+    """The numbers we keep from the k6 summary JSON (handleSummary data). Missing metrics count as zero.
+
+    When the script tags requests by model, the per-model series ("http_req_duration{model:M}") are used: they
+    hold only the measured requests (the run-wide ones also hold setup()'s readiness probe)."""
+    with open(path) as f:
+        data = json.load(f)
+    metrics = data.get("metrics", {})
+
+    def values(name):
+        if model:
+            tagged = metrics.get(f"{name}{{model:{model}}}")
+            if tagged and tagged.get("values"):
+                return tagged["values"]
+        return (metrics.get(name) or {}).get("values") or {}
+
+    dur = values("http_req_duration")
+    reqs = values("http_reqs")
+    failed = values("http_req_failed")
+    checks = values("checks")
+    transport = int(values("transport_errors").get("count", 0))
+    crossed = []
+    for name, metric in metrics.items():
+        for expr, outcome in (metric.get("thresholds") or {}).items():
+            if isinstance(outcome, dict) and outcome.get("ok") is False:
+                crossed.append(f"{name}: {expr}")
+    return {
+        "requests": int(reqs.get("count", 0)),
+        "rps": float(reqs.get("rate", 0.0)),
+        "p50_ms": dur.get("med"),
+        "p90_ms": dur.get("p(90)"),
+        "p95_ms": dur.get("p(95)"),
+        "p99_ms": dur.get("p(99)"),
+        "max_ms": dur.get("max"),
+        "avg_ms": dur.get("avg"),
+        # http_req_failed is a Rate of "failed": its "passes" are the failed requests.
+        "errors": int(failed.get("passes", 0)),
+        "error_rate": float(failed.get("rate", 0.0)),
+        # requests that hit the timeout (request_timeouts, when the script counts them apart), else all
+        # requests without an HTTP answer (transport_errors: timeouts, refused, reset)
+        "timeouts": int(values("request_timeouts").get("count", transport)),
+        "transport_errors": transport,
+        "dropped_iterations": int((metrics.get("dropped_iterations") or {}).get("values", {}).get("count", 0)),
+        "checks_passed": int(checks.get("passes", 0)),
+        "checks_failed": int(checks.get("fails", 0)),
+        "thresholds_crossed": crossed,
+        "error_threshold_crossed": any(c.startswith(("http_req_failed", "checks")) for c in crossed),
+        "setup_completed": (data.get("lab") or {}).get("setupCompleted", True),
+    }
