@@ -16,7 +16,6 @@ import time
 import traceback
 import urllib.error
 import urllib.request
-import base64
 
 from benchlab import k6tool, runtimes, sampler
 from benchlab.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
@@ -272,12 +271,9 @@ class Jwt:
         self.props, self.env, self.token_props = {}, {}, {}
         if alg == "hs256":
             secret = secrets.token_hex(32)
-            # The app reads the verification key from JWT_SECRET as a JWK (kty=oct): smallrye-jwt does not
-            # accept a bare secret string there. Tokens are signed with the raw secret (the same bytes).
-            k = base64.urlsafe_b64encode(secret.encode()).decode().rstrip("=")
-            self.env["JWT_SECRET"] = json.dumps({"kty": "oct", "alg": "HS256", "k": k}, separators=(",", ":"))
-            # The hs256 profile empties the key location, which fails start-up in prod; NONE is smallrye's "unset".
-            self.props.update({"quarkus.profile": "prod,hs256", "mp.jwt.verify.publickey.location": "NONE"})
+            # As in article 001: the raw shared secret in JWT_SECRET, and the standard algorithm property.
+            self.env["JWT_SECRET"] = secret
+            self.props["mp.jwt.verify.publickey.algorithm"] = "HS256"
             self.token_props = {"tokens.alg": "HS256", "tokens.secret": secret}
         else:
             priv, pub = os.path.join(workdir, "jwt-private.pem"), os.path.join(workdir, "jwt-public.pem")
