@@ -16,6 +16,16 @@ LOCAL_JVM_BASE = "localhost/concurrency-lab/jvm-base:25"  # deploy/images/build-
 PODMAN_PACKAGES = ["podman", "buildah", "skopeo", "runc", "debootstrap"]
 
 
+def jvm_ergonomics(text):
+    """GC, max heap and version from `java -XX:+PrintCommandLineFlags -version` output."""
+    gc = re.search(r"-XX:\+Use(\w+)GC", text)
+    heap = re.search(r"-XX:MaxHeapSize=(\d+)", text)
+    ver = next((line for line in text.splitlines() if "Runtime Environment" in line), None)
+    return {"jvm_gc": gc.group(1) + " GC" if gc else None,
+            "jvm_max_heap_mb": round(int(heap.group(1)) / 2**20) if heap else None,
+            "jvm": ver.strip() if ver else None}
+
+
 class Runtime:
     name = "?"
     container = False
@@ -62,6 +72,11 @@ class JvmRuntime(Runtime):
     def check(self, root):
         if not os.path.isfile(self.jar(root)):
             raise RuntimeError(f"{self.jar(root)} is missing (build with ./mvnw -B -q package -DskipTests)")
+
+    def prepare(self, pm, root, java_home, logs):
+        out = subprocess.run([os.path.join(java_home, "bin", "java"), *self.jvm_args, "-XX:+PrintCommandLineFlags",
+                              "-version"], capture_output=True, text=True, timeout=60)
+        return jvm_ergonomics(out.stdout + out.stderr)
 
     def command(self, root, java_home, port, props):
         argv = [os.path.join(java_home, "bin", "java"), *self.jvm_args]
@@ -323,13 +338,7 @@ class ContainerJvmRuntime(ContainerRuntime):
             argv += ["--memory", str(lim["memory"])]
         out = self.engine.run(argv + [self.image, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
                                       "-XX:+PrintCommandLineFlags", "-version"], check=False, timeout=60)
-        text = out.stdout + out.stderr
-        gc = re.search(r"-XX:\+Use(\w+)GC", text)
-        heap = re.search(r"-XX:MaxHeapSize=(\d+)", text)
-        info["jvm_gc"] = gc.group(1) + " GC" if gc else None
-        info["jvm_max_heap_mb"] = round(int(heap.group(1)) / 2**20) if heap else None
-        java_ver = next((line for line in text.splitlines() if "Runtime Environment" in line), None)
-        info["jvm"] = java_ver.strip() if java_ver else None
+        info.update(jvm_ergonomics(out.stdout + out.stderr))
         return info
 
     def jvm_args(self):
