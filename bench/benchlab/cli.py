@@ -51,8 +51,16 @@ def parse_args(argv):
     p.add_argument("--duration", type=float, help="seconds per measured run")
     p.add_argument("--warmup", type=float, help="warm-up seconds per scenario x model (before any measurement)")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved (A B C A B C)")
-    p.add_argument("--runtime", default="jvm", help="comma list of runtimes (how the app process is started): "
-                   + ",".join(runtimes.RUNTIMES))
+    p.add_argument("--runtime", default="jvm", help="comma list of runtimes (how the app is started), each with its "
+                   "own app process or container, one after the other: " + ",".join(runtimes.RUNTIMES))
+    p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime "
+                   "(default: the one target/*-runner)")
+    p.add_argument("--cpus", help="CPU limit of the container runtimes (e.g. 1 or 1.5); the process runtimes "
+                   "(jvm, native) are not limited")
+    p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m); not applied to jvm/native")
+    p.add_argument("--base-image", help="base image for the container runtimes (default container-jvm with "
+                   "podman: " + runtimes.LOCAL_JVM_BASE + ", built by deploy/images/build-base-image.sh if "
+                   "missing; container-native: Dockerfile.native's own)")
     p.add_argument("--users", type=int, help="users seeded (and tokens signed)")
     p.add_argument("--timeout", type=float, help="k6 request timeout, seconds")
     p.add_argument("--max-vus", type=int, help="open model: k6 MAX_VUS (default: the script's own sizing)")
@@ -93,6 +101,10 @@ def parse_args(argv):
     if args.out is None:
         args.out = os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S"))
     args.out = os.path.abspath(args.out)
+    if args.memory and not re.fullmatch(r"\d+(\.\d+)?[bkmgBKMG]?", args.memory):
+        p.error("--memory: a size such as 512m or 2g")
+    if args.cpus and not re.fullmatch(r"\d+(\.\d+)?", args.cpus):
+        p.error("--cpus: a number such as 1 or 1.5")
     if not 19000 <= args.port <= 19990:
         p.error("--port must be within 19000-19990")
     if args.repeat < 1 or args.duration < 1:
@@ -226,8 +238,7 @@ def wait_ready(proc, url, timeout, what):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if not proc.alive():
-            raise RuntimeError(f"{what} exited with code {proc.popen.returncode} before it was ready; "
-                               f"see {proc.log_path}")
+            raise RuntimeError(f"{what} {proc.exit_info()} before it was ready; see {proc.log_path}")
         try:
             if http_get(url, timeout=2)[0] == 200:
                 return
@@ -356,10 +367,10 @@ def main(argv):
             log("building the app: ./mvnw -B -q package -DskipTests")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
-        rts = [runtimes.make(r) for r in args.runtimes]
+        rt_options = dict(jvm_args=shlex.split(args.jvm_args), native_exe=args.native_exe, cpus=args.cpus,
+                          memory=args.memory, base_image=args.base_image)
+        rts = [runtimes.make(r, rt_options) for r in args.runtimes]
         for rt in rts:
-            if isinstance(rt, runtimes.JvmRuntime):
-                rt.jvm_args = shlex.split(args.jvm_args)
             rt.check(ROOT)
         k6 = k6tool.find_or_install_k6(ROOT, logs)
         for s in args.scenarios:
@@ -367,7 +378,13 @@ def main(argv):
             if not os.path.isfile(script):
                 raise RuntimeError(f"k6 script {script} is missing (use --k6-dir)")
         env_info = environment(args, java_home, k6)
+        env_info["runtime_info"] = {}
+        for rt in rts:
+            env_info["runtime_info"][rt.name] = dict(rt.prepare(pm, ROOT, java_home, logs), limits=rt.limits())
         env_info["runtime_commands"] = {rt.name: rt.describe(ROOT, java_home) for rt in rts}
+        if len(rts) > 1 or any(rt.container for rt in rts):
+            env_info["container_limits"] = {"cpus": args.cpus, "memory": args.memory,
+                                            "note": "applied to the container runtimes only"}
         write_json(os.path.join(args.out, "environment.json"), env_info)
         log(f"out: {args.out}; k6: {env_info['k6']}; JDK: {env_info['jdk']}")
 
@@ -401,7 +418,9 @@ def main(argv):
                       **jwt.props}
         child_env = dict(os.environ, **jwt.env)
         ds_port, app_port = args.port + 1, args.port
-        ds_props = dict(base_props, **{"quarkus.http.port": ds_port, "lab.seed.enabled": "false"})
+        # The downstream service (same jar) seeds the users, so that every app start (every runtime) finds the same
+        # database state and no runtime's start-up time includes the seeding.
+        ds_props = dict(base_props, **{"quarkus.http.port": ds_port, "lab.seed.users": args.users})
         ds = pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, ds_port, ds_props),
                       os.path.join(logs, "downstream.log"), env=child_env, cwd=ROOT)
         if token_thread:
@@ -410,7 +429,7 @@ def main(argv):
                 raise token_error[0]
             log("tokens ready")
         wait_ready(ds, f"http://127.0.0.1:{ds_port}/q/health/ready", 180, "downstream service")
-        log(f"downstream ready on port {ds_port}")
+        log(f"downstream ready on port {ds_port}, {args.users} users seeded")
 
         plan = []
         for rt in rts:
@@ -428,13 +447,26 @@ def main(argv):
         for rt in rts:
             app_props = dict(base_props, **{"quarkus.http.port": app_port, "lab.seed.users": args.users,
                                             "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}"})
-            t = time.time()
-            app = pm.start(f"app ({rt.name})", rt.command(ROOT, java_home, app_port, app_props),
-                           os.path.join(logs, f"app-{rt.name}.log"), env=child_env, cwd=ROOT)
-            wait_ready(app, f"http://127.0.0.1:{app_port}/q/health/ready", 300, f"app ({rt.name})")
-            log(f"app ({rt.name}) ready in {time.time() - t:.0f} s (pid {app.pid}), {args.users} users seeded")
             base_url = f"http://127.0.0.1:{app_port}"
+            t = time.time()
+            app = rt.start(pm, ROOT, java_home, app_port, app_props, child_env,
+                           os.path.join(logs, f"app-{rt.name}.log"))
+            started_s = time.time() - t
+            first_s = first_success(app, base_url, args, tokens_file, t, 300, f"app ({rt.name})")
+            wait_ready(app, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+            probe = rt.probe(app)
+            info = env_info["runtime_info"][rt.name]
+            info.update(first_request_s=round(first_s, 3), start_command_s=round(started_s, 3),
+                        quarkus_started_s=quarkus_started(app), probe=probe.describe())
+            log(f"app ({rt.name}) answered its first request {first_s:.2f} s after its start"
+                f"{' (container running after ' + format(started_s, '.2f') + ' s)' if rt.container else ''}; "
+                f"pid {app.pid}")
             smoke_test(base_url, args, tokens_file)
+            time.sleep(2)  # idle: started, one request per endpoint and model, no load yet
+            info.update(idle_rss_mb=probe.rss_mb(), idle_cgroup_mem_mb=probe.cgroup_mem_mb(),
+                        idle_threads=sampler.status(app.pid).get("Threads"))
+            log(f"app ({rt.name}) idle: RSS {info['idle_rss_mb']:.0f} MB"
+                + (f", container memory {info['idle_cgroup_mem_mb']:.0f} MB" if probe.cgroup else ""))
             if "jwt-mysql" in args.scenarios and rt is rts[0]:
                 threads = int(env_info["jdbc_pool_max"]) if str(env_info["jdbc_pool_max"]).isdigit() else 20
                 log(f"measuring the database's point-select rate ({threads} JDBC threads, "
@@ -475,7 +507,7 @@ def main(argv):
                 log(f"[run {run_index}/{len(plan)}] {s} {m} {load_label(kind, value)} rep {rep}/{args.repeat} "
                     f"({rt.name}); ETA {fmt_duration(eta)}")
                 t_run = time.time()
-                rec = measure(pm, k6, args, rt, s, m, kind, value, rep, app, base_url, tokens_file, tag, api_port)
+                rec = measure(pm, k6, args, rt, s, m, kind, value, rep, probe, base_url, tokens_file, tag, api_port)
                 results.append(rec)
                 write_json(results_path, results)
                 if rec["k6_exit"] not in (0, 99):
@@ -543,6 +575,43 @@ def warm_level(levels):
     return "closed", vus[len(vus) // 2]
 
 
+def first_success(app, base_url, args, tokens_file, t0, timeout, what):
+    """Seconds from t0 (the start command) to the first 200 on a real endpoint: /<model>/users/me with a token, or
+    the aggregate without one. Polled every 50 ms; connection refused and 5xx just mean "not yet"."""
+    m = args.models[0]
+    if tokens_file:
+        with open(tokens_file) as f:
+            url, headers = f"{base_url}/{m}/users/me", {"Authorization": "Bearer " + f.readline().strip()}
+    else:
+        url, headers = f"{base_url}/{m}/users/1/aggregate", {}
+    deadline = t0 + timeout
+    while time.time() < deadline:
+        if not app.alive():
+            raise RuntimeError(f"{what} {app.exit_info()} before it answered; see {app.log_path}")
+        try:
+            if http_get(url, timeout=5, headers=headers)[0] == 200:
+                return time.time() - t0
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not answer {url} with 200 within {timeout:.0f} s; see {app.log_path}")
+
+
+def quarkus_started(app):
+    """Quarkus's own "started in X s" (JVM start to HTTP listening), from the app's log."""
+    try:
+        if hasattr(app, "engine"):
+            out = app.engine("logs", app.name, timeout=30)
+            text = out.stdout + out.stderr
+        else:
+            with open(app.log_path, errors="replace") as f:
+                text = f.read()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"started in ([\d.]+)s", text)
+    return float(m.group(1)) if m else None
+
+
 def smoke_test(base_url, args, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
     for m in args.models:
@@ -566,11 +635,11 @@ def fmtnum(v, digits=1):
     return "-" if v is None else f"{v:.{digits}f}"
 
 
-def measure(pm, k6, args, rt, s, m, kind, value, rep, app, base_url, tokens_file, tag, api_port):
+def measure(pm, k6, args, rt, s, m, kind, value, rep, probe, base_url, tokens_file, tag, api_port):
     summary_file = os.path.join(args.out, "k6", f"{tag}.json")
     csv_path = os.path.join(args.out, "samples", f"{tag}.csv")
-    smp = sampler.Sampler(app.pid, f"{base_url}/q/metrics", csv_path)
-    cpu_before = sampler.cpu_seconds(app.pid)
+    smp = sampler.Sampler(probe, f"{base_url}/q/metrics", csv_path)
+    cpu_before = probe.cpu_seconds()
     t0 = time.time()
     smp.start()
     env = k6_env(base_url, s, m, kind, value, args.duration, args, tokens_file)
@@ -582,7 +651,7 @@ def measure(pm, k6, args, rt, s, m, kind, value, rep, app, base_url, tokens_file
         smp.stop()
     elapsed = time.time() - t0
     try:
-        cpu_after = sampler.cpu_seconds(app.pid)
+        cpu_after = probe.cpu_seconds()
     except (FileNotFoundError, ProcessLookupError):
         cpu_after = None
     rec = dict(scenario=s, model=m, runtime=rt.name, load_model=kind, load=value, load_label=load_label(kind, value),
@@ -607,6 +676,9 @@ def measure(pm, k6, args, rt, s, m, kind, value, rep, app, base_url, tokens_file
     rec["cpu_ms_per_request"] = round(1000 * cpu / rec["requests"], 4) if cpu is not None and rec["requests"] else None
     rss = smp.peak("rss_mb")
     rec["rss_peak_mb"] = rss
+    if probe.cgroup:
+        rec["cgroup_mem_peak_mb"] = smp.peak("cgroup_mem_mb")
+        rec["cpu_source"] = f"cgroup v{probe.cgroup_version}"
     rec["threads_peak"] = smp.peak("os_threads")
     rec["jvm_threads_peak"] = smp.peak("jvm_threads_live")
     for col in ("jdbc_active", "jdbc_awaiting", "sql_active", "sql_queue", "worker_active", "worker_queue"):

@@ -26,6 +26,9 @@ class Managed:
     def alive(self):
         return self.popen.poll() is None
 
+    def exit_info(self):
+        return f"exited with code {self.popen.returncode}"
+
     def group_alive(self):
         try:
             os.killpg(self.pgid, 0)
@@ -34,6 +37,80 @@ class Managed:
             return False
         except PermissionError:
             return True
+
+
+class Container:
+    """A container the bench started (detached), stopped and removed like a process: `stop -t`, then `rm -f`.
+    Its log is copied from the engine to log_path when it stops. pid is the host PID of its main process."""
+
+    def __init__(self, name, engine_exe, engine_env, log_path):
+        self.name = name
+        self.engine_exe = engine_exe
+        self.engine_env = engine_env
+        self.log_path = log_path
+        self.pid = None
+        self.container_id = None
+        self.pgid = None
+
+    def engine(self, *args, timeout=60):
+        return subprocess.run([self.engine_exe, *args], env=self.engine_env, capture_output=True, text=True,
+                              timeout=timeout, start_new_session=True)
+
+    def remove_stale(self):
+        """A container of the same name left by a killed bench (same port: it could not run beside us anyway)."""
+        if self.exists():
+            log(f"removing the stale container {self.name}")
+            self.engine("rm", "-f", "-t", "0", self.name)
+
+    def attach(self):
+        out = self.engine("inspect", "--format", "{{.Id}} {{.State.Pid}}", self.name)
+        if out.returncode != 0:
+            raise RuntimeError(f"container {self.name} is gone right after its start: {out.stderr.strip()}")
+        self.container_id, pid = out.stdout.split()
+        self.pid = int(pid)
+        if self.pid <= 0:
+            raise RuntimeError(f"container {self.name} exited right after its start; see {self.log_path}")
+
+    def alive(self):
+        return self.pid is not None and self.pid > 0 and os.path.exists(f"/proc/{self.pid}")
+
+    def exists(self):
+        try:
+            return self.engine("container", "inspect", "--format", "{{.Id}}", self.name).returncode == 0
+        except subprocess.TimeoutExpired:
+            return True
+
+    def exit_info(self):
+        out = self.engine("inspect", "--format", "{{.State.Status}} (exit code {{.State.ExitCode}}, "
+                          "OOM killed: {{.State.OOMKilled}})", self.name)
+        return "stopped: " + (out.stdout.strip() or "unknown state")
+
+    def group_alive(self):
+        return self.exists()
+
+    def save_log(self):
+        try:
+            with open(self.log_path, "ab") as f:
+                subprocess.run([self.engine_exe, "logs", self.name], env=self.engine_env, stdout=f,
+                               stderr=subprocess.STDOUT, timeout=30, start_new_session=True)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+    def stop(self, grace=15.0):
+        if not self.exists():
+            return
+        try:
+            self.engine("stop", "-t", str(int(grace)), self.name, timeout=grace + 30)
+        except subprocess.TimeoutExpired:
+            pass
+        self.save_log()
+        for _ in range(3):
+            try:
+                self.engine("rm", "-f", "-t", "0", self.name, timeout=60)
+            except subprocess.TimeoutExpired:
+                pass
+            if not self.exists():
+                return
 
 
 class ProcessManager:
@@ -52,6 +129,12 @@ class ProcessManager:
         with self.lock:
             self.procs.append(proc)
         return proc
+
+    def add(self, resource):
+        """Registers something with stop(grace) and group_alive() (a Container) for stop_all()."""
+        with self.lock:
+            self.procs.append(resource)
+        return resource
 
     def start_piped(self, name, argv, stderr_path, env=None, cwd=None):
         """Like start, but stdout stays a pipe (for processes that print something to read, e.g. a URL)."""
@@ -78,6 +161,12 @@ class ProcessManager:
 
     def stop(self, proc, grace=15.0):
         """SIGTERM the leader (lets e.g. the database clean up), then the group, then SIGKILL what is left."""
+        if isinstance(proc, Container):
+            proc.stop(grace)
+            with self.lock:
+                if proc in self.procs:
+                    self.procs.remove(proc)
+            return
         if proc.alive():
             try:
                 os.kill(proc.pid, signal.SIGTERM)
@@ -109,11 +198,12 @@ class ProcessManager:
         with self.lock:
             procs = list(reversed(self.procs))
         for proc in procs:  # newest first: app, downstream, then database
-            log(f"stopping {proc.name} (pid {proc.pid})")
+            log(f"stopping {proc.name} " + ("(container)" if isinstance(proc, Container) else f"(pid {proc.pid})"))
             self.stop(proc)
         leftovers = [p for p in procs if p.group_alive()]
         for p in leftovers:
-            log(f"WARNING: process group {p.pgid} ({p.name}) still alive after SIGKILL")
+            log(f"WARNING: container {p.name} still exists after rm -f" if isinstance(p, Container)
+                else f"WARNING: process group {p.pgid} ({p.name}) still alive after SIGKILL")
         return not leftovers
 
 

@@ -65,7 +65,8 @@ def summarize(recs):
     """Median over repetitions of every figure, plus the spread of the main ones; totals for error counts."""
     s = {k: med([r.get(k) for r in recs]) for k in (
         "rps", "ok_rps", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "error_rate", "cpu_ms_per_request",
-        "rss_peak_mb", "threads_peak", "cpu_pct_avg", "jdbc_awaiting_max", "worker_queue_max", "sql_queue_max")}
+        "rss_peak_mb", "threads_peak", "cpu_pct_avg", "jdbc_awaiting_max", "worker_queue_max", "sql_queue_max",
+        "cgroup_mem_peak_mb")}
     for k in ("errors", "timeouts", "dropped_iterations", "checks_failed", "requests"):
         s[k] = sum(r.get(k) or 0 for r in recs)
     s["thresholds_failed"] = sum(1 for r in recs if r.get("threshold_failed"))
@@ -172,6 +173,74 @@ def physical_note(scenario, env):
     return "Physical limit: the database's point-select rate was not measured."
 
 
+# --- runtimes (only when more than one ran) -----------------------------------------------------------------------
+
+def runtimes_in(results):
+    seen = []
+    for r in results:
+        if r.get("runtime") not in seen:
+            seen.append(r.get("runtime"))
+    return seen
+
+
+def runtime_rows(results, env):
+    """One row per runtime: start-up, idle and peak memory (peaks over all its measured runs)."""
+    info = env.get("runtime_info") or {}
+    rows = []
+    for rt in runtimes_in(results):
+        recs = [r for r in results if r.get("runtime") == rt]
+        i = info.get(rt, {})
+        lim = i.get("limits") or {}
+        limits = ", ".join(f"{k} {v}" for k, v in lim.items() if v) or "none"
+        jvm = " · ".join(str(x) for x in (i.get("jvm_gc"), f"max heap {i['jvm_max_heap_mb']} MB"
+                                          if i.get("jvm_max_heap_mb") else None) if x) or ""
+        rows.append(dict(
+            runtime=rt, limits=limits, jvm=jvm, first_request_s=i.get("first_request_s"),
+            quarkus_started_s=i.get("quarkus_started_s"), idle_rss_mb=i.get("idle_rss_mb"),
+            idle_cgroup_mem_mb=i.get("idle_cgroup_mem_mb"),
+            rss_peak_mb=max((r["rss_peak_mb"] for r in recs if r.get("rss_peak_mb") is not None), default=None),
+            cgroup_mem_peak_mb=max((r["cgroup_mem_peak_mb"] for r in recs if r.get("cgroup_mem_peak_mb") is not None),
+                                   default=None),
+            image_build_s=i.get("image_build_s"), image=i.get("image")))
+    return rows
+
+
+def runtime_matrix(results):
+    """scenario -> load key -> [(runtime, model, summary)], runtimes in run order, models in the usual order."""
+    rts = runtimes_in(results)
+    g, labels = group(results)
+    out = defaultdict(lambda: defaultdict(list))
+    for sc in dict.fromkeys(r["scenario"] for r in results):
+        for rt in rts:
+            by_load = g.get((rt, sc), {})
+            for lk in by_load:
+                for m in model_order(by_load[lk]):
+                    out[sc][lk].append((rt, m, summarize(by_load[lk][m])))
+    return out, labels
+
+
+def ratio(v, ref):
+    if v is None or not ref:
+        return "-"
+    return f"{v / ref:.2f}×"
+
+
+RUNTIME_NOTES = [
+    "Each runtime had its own app process or container, started, smoke-tested, warmed up and measured one after "
+    "the other: runtimes are **not** interleaved (models are, within each runtime), so a runtime may have had a "
+    "better or worse minute of the shared machine. Database, downstream service and k6 stay the same processes.",
+    "Time to first request: from the start command (`java …` / `podman run`, container creation included) to the "
+    "first 200 on a real endpoint (`/<model>/users/me` with a token, else the aggregate), polled every 50 ms. The "
+    "users are seeded by the downstream service before any app starts, so no runtime's start includes seeding.",
+    "Idle: 2 s after the smoke test (one request per endpoint and model), before the warm-up. Peak: the highest 2 s "
+    "sample during the measured runs. RSS = the app's main process (for a container, the JVM seen from the host); "
+    "container memory = its cgroup's usage minus inactive file cache (the working set `podman stats` shows).",
+    "CPU ms per request: the process's utime+stime for jvm/native, the container cgroup's CPU time for containers.",
+    "`--cpus`/`--memory` apply to the container runtimes only; the jvm and native processes run unlimited on the "
+    "whole machine. The JVM sizes itself from its limits (GC choice, heap, thread pools): see the JVM column.",
+]
+
+
 # --- markdown ---------------------------------------------------------------------------------------------------
 
 def write_markdown(out, results, env, warm, groups, labels):
@@ -218,10 +287,13 @@ def write_markdown(out, results, env, warm, groups, labels):
                          f"{s['checks_failed']} | {num(s['cpu_ms_per_request'], 2)} | {num(s['rss_peak_mb'])} | "
                          f"{num(s['threads_peak'])} |")
         L.append("")
+    if len(runtimes_in(results)) > 1:
+        L += runtimes_markdown(results, env)
     L.append("## Environment\n")
     for k in ("cpu_model", "cores", "memory_gib", "load_average_at_start", "os", "jdk", "gc", "quarkus", "k6",
               "git_commit", "database", "jdbc_pool_max", "reactive_pool_max", "rest_client_pool", "users", "jwt",
               "warmup_s_per_scenario_model", "duration_s", "repeat", "timeout_s", "loads", "runtime_commands",
+              "runtime_info", "container_limits",
               "point_select", "wall_seconds", "command_line"):
         if k in env:
             L.append(f"- **{k}**: `{json.dumps(env[k]) if isinstance(env[k], (dict, list)) else env[k]}`")
@@ -239,6 +311,39 @@ def write_markdown(out, results, env, warm, groups, labels):
                  f"(every model on every scenario) before the first measurement; see warmup.json.")
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write("\n".join(L) + "\n")
+
+
+def runtimes_markdown(results, env):
+    L = ["## Runtimes\n"]
+    L += [f"- {n}" for n in RUNTIME_NOTES]
+    L.append("")
+    L.append("| runtime | limits | JVM (ergonomics) | first request s | Quarkus started in s | idle RSS MB | "
+             "idle container MB | peak RSS MB | peak container MB | image build s |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    for r in runtime_rows(results, env):
+        L.append(f"| {r['runtime']} | {r['limits']} | {r['jvm'] or '-'} | {num(r['first_request_s'], 2)} | "
+                 f"{num(r['quarkus_started_s'], 2)} | {num(r['idle_rss_mb'])} | {num(r['idle_cgroup_mem_mb'])} | "
+                 f"{num(r['rss_peak_mb'])} | {num(r['cgroup_mem_peak_mb'])} | {num(r['image_build_s'], 1)} |")
+    L.append("")
+    matrix, labels = runtime_matrix(results)
+    first_rt = runtimes_in(results)[0]
+    for sc, by_load in matrix.items():
+        for lk in sorted(by_load):
+            L.append(f"### {sc}, {labels[lk]}: runtime × model\n")
+            ref = {m: s for rt, m, s in by_load[lk] if rt == first_rt}
+            L.append(f"| runtime | model | req/s | ok req/s | p50 | p99 | p99 vs {first_rt} | errors | error rate | "
+                     f"timeouts | dropped | CPU ms/req | CPU ms/req vs {first_rt} | peak RSS MB | peak container MB |")
+            L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+            for rt, m, s in by_load[lk]:
+                r0 = ref.get(m) or {}
+                L.append(f"| {rt} | {m} | {num(s['rps'], 1)} | {num(s['ok_rps'], 1)} | {ms(s['p50_ms'])} | "
+                         f"{ms(s['p99_ms'])} | {ratio(s['p99_ms'], r0.get('p99_ms')) if rt != first_rt else ''} | "
+                         f"{s['errors']} | {pct(s['error_rate'])} | {s['timeouts']} | {s['dropped_iterations']} | "
+                         f"{num(s['cpu_ms_per_request'], 2)} | "
+                         f"{ratio(s['cpu_ms_per_request'], r0.get('cpu_ms_per_request')) if rt != first_rt else ''} | "
+                         f"{num(s['rss_peak_mb'])} | {num(s['cgroup_mem_peak_mb'])} |")
+            L.append("")
+    return L
 
 
 # --- html ---------------------------------------------------------------------------------------------------------
@@ -402,6 +507,70 @@ def detail_table_html(sc, by_load, labels, env):
     return "<table>" + head + "".join(rows) + "</table>"
 
 
+RUNTIME_COLORS = ["#444444", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+def runtimes_html(results, env, first):
+    rts = runtimes_in(results)
+    parts = ["<h2>Runtimes</h2><ul class='meta'>"]
+    parts += [f"<li>{md_inline(n).replace('`', '')}</li>" for n in RUNTIME_NOTES]
+    parts.append("</ul><table><tr><th>runtime</th><th>limits</th><th>JVM (ergonomics)</th><th>first request s</th>"
+                 "<th>Quarkus started in s</th><th>idle RSS MB</th><th>idle container MB</th><th>peak RSS MB</th>"
+                 "<th>peak container MB</th><th>image build s</th></tr>")
+    for r in runtime_rows(results, env):
+        parts.append(f"<tr><td><b>{html.escape(r['runtime'])}</b></td><td>{html.escape(r['limits'])}</td>"
+                     f"<td class='small'>{html.escape(r['jvm'] or '-')}</td><td><b>{num(r['first_request_s'], 2)}</b></td>"
+                     f"<td>{num(r['quarkus_started_s'], 2)}</td><td>{num(r['idle_rss_mb'])}</td>"
+                     f"<td>{num(r['idle_cgroup_mem_mb'])}</td><td>{num(r['rss_peak_mb'])}</td>"
+                     f"<td>{num(r['cgroup_mem_peak_mb'])}</td><td>{num(r['image_build_s'], 1)}</td></tr>")
+    parts.append("</table>")
+    matrix, labels = runtime_matrix(results)
+    first_rt = rts[0]
+    for sc, by_load in matrix.items():
+        # one chart per scenario: ok req/s and p99 per load × model, one bar colour per runtime
+        f = make_subplots(rows=1, cols=3, subplot_titles=["successful req/s", "p99 latency, ms (log)",
+                                                          "app CPU ms per request"])
+        for ri, rt in enumerate(rts):
+            xs, ok, p99, cpu = [], [], [], []
+            for lk in sorted(by_load):
+                for rrt, m, s in by_load[lk]:
+                    if rrt == rt:
+                        xs.append(f"{labels[lk]} · {m}")
+                        ok.append(s["ok_rps"])
+                        p99.append(s["p99_ms"])
+                        cpu.append(s["cpu_ms_per_request"])
+            color = RUNTIME_COLORS[ri % len(RUNTIME_COLORS)]
+            for ci, ys in enumerate((ok, p99, cpu), start=1):
+                f.add_trace(go.Bar(x=xs, y=ys, name=rt, marker_color=color, legendgroup=rt, showlegend=ci == 1),
+                            row=1, col=ci)
+        f.update_yaxes(type="log", row=1, col=2)
+        f.update_layout(barmode="group", height=420, margin=dict(t=80, b=40),
+                        title=f"{sc}: runtimes side by side (median over repetitions)")
+        parts.append(f"<h3>{html.escape(sc)}</h3>")
+        parts.append(fig_html(f, first))
+        first = False
+        for lk in sorted(by_load):
+            ref = {m: s for rt, m, s in by_load[lk] if rt == first_rt}
+            parts.append(f"<p><b>{html.escape(sc)}, {html.escape(labels[lk])}</b></p><table><tr><th>runtime</th>"
+                         f"<th>model</th><th>req/s</th><th>ok req/s</th><th>p50</th><th>p99</th>"
+                         f"<th>p99 vs {html.escape(first_rt)}</th><th>errors</th><th>error rate</th><th>timeouts</th>"
+                         f"<th>dropped</th><th>CPU ms/req</th><th>CPU vs {html.escape(first_rt)}</th>"
+                         f"<th>peak RSS MB</th><th>peak container MB</th></tr>")
+            for rt, m, s in by_load[lk]:
+                r0 = ref.get(m) or {}
+                bad = " class='bad'" if s["errors"] or s["dropped_iterations"] or s["checks_failed"] else ""
+                parts.append(
+                    f"<tr{bad}><td>{html.escape(rt)}</td><td style='color:{MODEL_COLORS.get(m)}'><b>{m}</b></td>"
+                    f"<td>{num(s['rps'], 1)}</td><td>{num(s['ok_rps'], 1)}</td><td>{ms(s['p50_ms'])}</td>"
+                    f"<td>{ms(s['p99_ms'])}</td><td>{ratio(s['p99_ms'], r0.get('p99_ms')) if rt != first_rt else ''}</td>"
+                    f"<td><b>{s['errors']}</b></td><td>{pct(s['error_rate'])}</td><td>{s['timeouts']}</td>"
+                    f"<td>{s['dropped_iterations']}</td><td>{num(s['cpu_ms_per_request'], 2)}</td>"
+                    f"<td>{ratio(s['cpu_ms_per_request'], r0.get('cpu_ms_per_request')) if rt != first_rt else ''}</td>"
+                    f"<td>{num(s['rss_peak_mb'])}</td><td>{num(s['cgroup_mem_peak_mb'])}</td></tr>")
+            parts.append("</table>")
+    return "\n".join(parts)
+
+
 def md_inline(text):
     return html.escape(text).replace("**", "")
 
@@ -441,6 +610,9 @@ def write_html(out, results, env, warm, groups, labels):
             parts.append(fig_html(fig, first))
             first = False
         parts.append(detail_table_html(sc, by_load, labels, env))
+    if len(runtimes_in(results)) > 1:
+        parts.append(runtimes_html(results, env, first))
+        first = False
     parts.append("<h2>Environment</h2><table>")
     for k, v in env.items():
         if k in ("failures",):

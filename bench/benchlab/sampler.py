@@ -1,4 +1,5 @@
-"""Samples the app process every 2 s while k6 runs (RSS, CPU, threads from /proc; GC, pools from /q/metrics)."""
+"""Samples the app every 2 s while k6 runs (RSS, CPU, threads from /proc; for containers also the container's memory
+and CPU from its cgroup, v1 or v2; GC, pools from /q/metrics)."""
 import csv
 import os
 import re
@@ -25,7 +26,7 @@ METRICS = {
     "worker_queue": ("worker_pool_queue_size", 'pool_name="vert.x-worker-thread"'),
     "process_cpu_usage": ("process_cpu_usage", None),
 }
-COLUMNS = ["t_s", "rss_mb", "cpu_pct", "os_threads", *METRICS]
+COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "cpu_pct", "os_threads", *METRICS]
 
 
 def cpu_seconds(pid):
@@ -43,6 +44,92 @@ def status(pid):
             if key in ("VmRSS", "VmHWM", "Threads"):
                 out[key] = int(value.split()[0])
     return out
+
+
+def read_int(path):
+    with open(path) as f:
+        return int(f.read().split()[0])
+
+
+def read_stat(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.partition(" ")
+            if v.strip().isdigit():
+                out[k] = int(v)
+    return out
+
+
+class Probe:
+    """Where the app's figures are read: its main process (host PID) and, for a container, its cgroup.
+
+    Memory of a container = usage minus inactive file cache (what docker/podman stats and the kubelet call the
+    working set); CPU of a container = the cgroup's CPU time (cpuacct.usage on cgroup v1, cpu.stat usage_usec on
+    v2), i.e. every process in the container."""
+
+    def __init__(self, pid, cgroup=False):
+        self.pid = pid
+        self.mem_dir = self.cpu_dir = None
+        self.cgroup_version = None
+        if cgroup:
+            self.find_cgroup()
+
+    def find_cgroup(self):
+        with open(f"/proc/{self.pid}/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+        v1 = {}
+        for _, controllers, path in lines:
+            for c in controllers.split(","):
+                if c:
+                    v1[c] = path
+        if "memory" in v1:  # cgroup v1 (the lab machine)
+            self.cgroup_version = 1
+            for mdir in (f"/sys/fs/cgroup/memory{v1['memory']}",):
+                if os.path.isfile(os.path.join(mdir, "memory.usage_in_bytes")):
+                    self.mem_dir = mdir
+            cpath = v1.get("cpuacct")
+            for cdir in (f"/sys/fs/cgroup/cpuacct{cpath}", f"/sys/fs/cgroup/cpu,cpuacct{cpath}"):
+                if cpath and os.path.isfile(os.path.join(cdir, "cpuacct.usage")):
+                    self.cpu_dir = cdir
+        else:
+            path = next((p for h, c, p in lines if h == "0" and c == ""), None)
+            d = f"/sys/fs/cgroup{path}" if path else None
+            if d and os.path.isfile(os.path.join(d, "memory.current")):
+                self.cgroup_version = 2
+                self.mem_dir = self.cpu_dir = d
+        if not self.mem_dir or not self.cpu_dir:
+            raise RuntimeError(f"cannot find the cgroup files of PID {self.pid} (/proc/{self.pid}/cgroup: {lines})")
+
+    @property
+    def cgroup(self):
+        return self.mem_dir is not None
+
+    def cpu_seconds(self):
+        if self.cpu_dir is None:
+            return cpu_seconds(self.pid)
+        if self.cgroup_version == 1:
+            return read_int(os.path.join(self.cpu_dir, "cpuacct.usage")) / 1e9
+        return read_stat(os.path.join(self.cpu_dir, "cpu.stat"))["usage_usec"] / 1e6
+
+    def cgroup_mem_mb(self):
+        if self.mem_dir is None:
+            return None
+        if self.cgroup_version == 1:
+            usage = read_int(os.path.join(self.mem_dir, "memory.usage_in_bytes"))
+            inactive = read_stat(os.path.join(self.mem_dir, "memory.stat")).get("total_inactive_file", 0)
+        else:
+            usage = read_int(os.path.join(self.mem_dir, "memory.current"))
+            inactive = read_stat(os.path.join(self.mem_dir, "memory.stat")).get("inactive_file", 0)
+        return round(max(0, usage - inactive) / 2**20, 1)
+
+    def rss_mb(self):
+        return round(status(self.pid).get("VmRSS", 0) / 1024, 1)
+
+    def describe(self):
+        if not self.cgroup:
+            return f"/proc/{self.pid}"
+        return f"/proc/{self.pid} + cgroup v{self.cgroup_version} {self.mem_dir}"
 
 
 def scrape(url, timeout=1.5):
@@ -68,9 +155,10 @@ def scrape(url, timeout=1.5):
 
 
 class Sampler(threading.Thread):
-    def __init__(self, pid, metrics_url, csv_path, interval=2.0):
+    def __init__(self, probe, metrics_url, csv_path, interval=2.0):
         super().__init__(daemon=True)
-        self.pid, self.metrics_url, self.csv_path, self.interval = pid, metrics_url, csv_path, interval
+        self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
+        self.pid = probe.pid
         self.stop_event = threading.Event()
         self.rows = []
 
@@ -78,9 +166,10 @@ class Sampler(threading.Thread):
         row = {"t_s": round(time.monotonic() - t0, 2)}
         try:
             st = status(self.pid)
-            cpu = cpu_seconds(self.pid)
+            cpu = self.probe.cpu_seconds()
             now = time.monotonic()
             row["rss_mb"] = round(st.get("VmRSS", 0) / 1024, 1)
+            row["cgroup_mem_mb"] = self.probe.cgroup_mem_mb()
             row["os_threads"] = st.get("Threads")
             if prev is not None:
                 row["cpu_pct"] = round(100 * (cpu - prev[1]) / max(now - prev[0], 1e-6), 1)
