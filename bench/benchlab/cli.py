@@ -481,6 +481,7 @@ def main(argv):
             for s in args.scenarios:
                 kind, value = warm_level(args.load_levels[s])
                 for m in args.models:
+                    wait_drained(app, base_url)
                     log(f"warm-up {rt.name} {s} {m}: {load_label(kind, value)} for {args.warmup:.0f} s")
                     summary_file = os.path.join(args.out, "k6", f"warmup-{rt.name}-{s}-{m}.json")
                     env = k6_env(base_url, s, m, kind, value, args.warmup, args, tokens_file)
@@ -507,7 +508,11 @@ def main(argv):
                 log(f"[run {run_index}/{len(plan)}] {s} {m} {load_label(kind, value)} rep {rep}/{args.repeat} "
                     f"({rt.name}); ETA {fmt_duration(eta)}")
                 t_run = time.time()
+                drained = wait_drained(app, base_url)
+                if drained > 3:
+                    log(f"    waited {drained:.0f} s for the app to finish the previous run's backlog")
                 rec = measure(pm, k6, args, rt, s, m, kind, value, rep, probe, base_url, tokens_file, tag, api_port)
+                rec["drain_wait_s"] = round(drained, 1)
                 results.append(rec)
                 write_json(results_path, results)
                 if rec["k6_exit"] not in (0, 99):
@@ -568,11 +573,29 @@ def main(argv):
 
 
 def warm_level(levels):
+    """The lowest load level: warm-up is for the JIT, and must not overload a model before it is measured."""
     opens = sorted(v for k, v in levels if k == "open")
     if opens:
-        return "open", opens[len(opens) // 2]
+        return "open", opens[0]
     vus = sorted(v for k, v in levels if k == "closed")
-    return "closed", vus[len(vus) // 2]
+    return "closed", vus[0]
+
+
+def wait_drained(app, base_url, timeout=240):
+    """After an overload the app may still be working through queued requests (a starved worker pool takes up to
+    the aggregation deadline per request to give up). The next run starts only when readiness answers within 2 s,
+    so that no run pays for the previous one. Returns the seconds waited."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if not app.alive():
+            raise RuntimeError(f"the app {app.exit_info()}; see {app.log_path}")
+        try:
+            if http_get(f"{base_url}/q/health/ready", timeout=2)[0] == 200:
+                return time.time() - t0
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(1)
+    raise RuntimeError(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
 
 
 def first_success(app, base_url, args, tokens_file, t0, timeout, what):

@@ -2,9 +2,14 @@ package io.concurrencylab.downstream;
 
 import io.concurrencylab.user.UserAggregate;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.ProcessingException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
@@ -16,9 +21,12 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 public class BlockingAggregation {
 
     private final DownstreamClient downstream;
+    private final Duration deadline;
 
-    BlockingAggregation(@RestClient DownstreamClient downstream) {
+    BlockingAggregation(@RestClient DownstreamClient downstream,
+            @ConfigProperty(name = "downstream.aggregate-deadline") Duration deadline) {
         this.downstream = downstream;
+        this.deadline = deadline;
     }
 
     public UserAggregate aggregate(long id, Executor branches) {
@@ -26,10 +34,21 @@ public class BlockingAggregation {
         CompletableFuture<DetailInfo> detail = CompletableFuture.supplyAsync(() -> downstream.detail(base.id()), branches);
         CompletableFuture<ExtraInfo> extra = CompletableFuture.supplyAsync(() -> downstream.extra(base.id()), branches);
         try {
-            return detail.thenCombine(extra, (d, e) -> UserAggregate.of(base, d, e)).join();
-        } catch (CompletionException e) {
+            return detail.thenCombine(extra, (d, e) -> UserAggregate.of(base, d, e))
+                    .get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // A starved pool queues the branches behind new requests while this thread waits for them: without a
+            // deadline every pool thread ends up waiting and the pool never recovers. Cancelled branches that
+            // have not started yet are skipped, which drains the queue.
+            detail.cancel(false);
+            extra.cancel(false);
+            throw new ProcessingException("Aggregation not done within " + deadline, e);
+        } catch (ExecutionException e) {
             // Rethrow what the branch threw, so that the error mapping sees the real cause.
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            throw e.getCause() instanceof RuntimeException cause ? cause : new ProcessingException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProcessingException(e);
         }
     }
 
