@@ -448,12 +448,16 @@ def main(argv):
             app_props = dict(base_props, **{"quarkus.http.port": app_port, "lab.seed.users": args.users,
                                             "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}"})
             base_url = f"http://127.0.0.1:{app_port}"
-            t = time.time()
-            app = rt.start(pm, ROOT, java_home, app_port, app_props, child_env,
-                           os.path.join(logs, f"app-{rt.name}.log"))
-            started_s = time.time() - t
-            first_s = first_success(app, base_url, args, tokens_file, t, 300, f"app ({rt.name})")
-            wait_ready(app, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+
+            def start_app(log_name):
+                t = time.time()
+                proc = rt.start(pm, ROOT, java_home, app_port, app_props, child_env, os.path.join(logs, log_name))
+                started = time.time() - t
+                first = first_success(proc, base_url, args, tokens_file, t, 300, f"app ({rt.name})")
+                wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+                return proc, started, first
+
+            app, started_s, first_s = start_app(f"app-{rt.name}.log")
             probe = rt.probe(app)
             info = env_info["runtime_info"][rt.name]
             info.update(first_request_s=round(first_s, 3), start_command_s=round(started_s, 3),
@@ -478,23 +482,29 @@ def main(argv):
 
             # Warm-up: every model on every scenario, before any measurement.
             api_port = args.port + 2
-            for s in args.scenarios:
-                kind, value = warm_level(args.load_levels[s])
-                for m in args.models:
-                    wait_drained(app, base_url)
-                    log(f"warm-up {rt.name} {s} {m}: {load_label(kind, value)} for {args.warmup:.0f} s")
-                    summary_file = os.path.join(args.out, "k6", f"warmup-{rt.name}-{s}-{m}.json")
-                    env = k6_env(base_url, s, m, kind, value, args.warmup, args, tokens_file)
-                    rc = k6tool.run_k6(pm, k6, os.path.join(args.k6_dir, SCENARIOS[s]), env, summary_file,
-                                       os.path.join(logs, f"k6-warmup-{rt.name}-{s}-{m}.log"), api_port,
-                                       timeout=args.warmup + args.timeout + 120)
-                    if rc not in (0, 99) or not os.path.isfile(summary_file):
-                        raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see "
-                                           f"{logs}/k6-warmup-{rt.name}-{s}-{m}.log")
-                    w = k6tool.read_summary(summary_file, m)
-                    warmups.append(dict(runtime=rt.name, scenario=s, model=m, load_model=kind, load=value,
-                                        seconds=args.warmup, k6_exit=rc, **w))
-                    write_json(os.path.join(args.out, "warmup.json"), warmups)
+
+            def warm_up(proc, label):
+                for s in args.scenarios:
+                    kind, value = warm_level(args.load_levels[s])
+                    for m in args.models:
+                        wait_drained(proc, base_url)
+                        log(f"warm-up {rt.name} {s} {m}: {load_label(kind, value)} for {args.warmup:.0f} s")
+                        name = f"{label}-{rt.name}-{s}-{m}"
+                        summary_file = os.path.join(args.out, "k6", f"{name}.json")
+                        env = k6_env(base_url, s, m, kind, value, args.warmup, args, tokens_file)
+                        rc = k6tool.run_k6(pm, k6, os.path.join(args.k6_dir, SCENARIOS[s]), env, summary_file,
+                                           os.path.join(logs, f"k6-{name}.log"), api_port,
+                                           timeout=args.warmup + args.timeout + 120)
+                        if rc not in (0, 99) or not os.path.isfile(summary_file):
+                            raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {logs}/k6-{name}.log")
+                        w = k6tool.read_summary(summary_file, m)
+                        warmups.append(dict(runtime=rt.name, scenario=s, model=m, load_model=kind, load=value,
+                                            seconds=args.warmup, k6_exit=rc, phase=label, **w))
+                        write_json(os.path.join(args.out, "warmup.json"), warmups)
+
+            warm_up(app, "warmup")
+            restarts = 0
+            previous = None
 
             for (prt, s, kind, value, rep, m) in plan:
                 if prt is not rt:
@@ -508,11 +518,29 @@ def main(argv):
                 log(f"[run {run_index}/{len(plan)}] {s} {m} {load_label(kind, value)} rep {rep}/{args.repeat} "
                     f"({rt.name}); ETA {fmt_duration(eta)}")
                 t_run = time.time()
-                drained = wait_drained(app, base_url)
+                try:
+                    drained = wait_drained(app, base_url)
+                except StillBusy:
+                    # An overloaded model (typically the worker pool, starved by its own parallel branches) can
+                    # leave a backlog that takes minutes to work off. Rather than measure the next run on a
+                    # stuck app, restart and re-warm it, and say so next to the run that caused it.
+                    restarts += 1
+                    log(f"    the app is still busy with the backlog of {previous['tag'] if previous else '?'} after "
+                        f"90 s: restarting it (restart {restarts}) and warming it up again")
+                    if previous is not None:
+                        previous["left_app_unresponsive"] = True
+                        write_json(results_path, results)
+                    pm.stop(app)
+                    app, _, _ = start_app(f"app-{rt.name}-restart{restarts}.log")
+                    probe = rt.probe(app)
+                    warm_up(app, f"rewarm{restarts}")
+                    drained = wait_drained(app, base_url)
                 if drained > 3:
                     log(f"    waited {drained:.0f} s for the app to finish the previous run's backlog")
                 rec = measure(pm, k6, args, rt, s, m, kind, value, rep, probe, base_url, tokens_file, tag, api_port)
                 rec["drain_wait_s"] = round(drained, 1)
+                rec["tag"] = tag
+                previous = rec
                 results.append(rec)
                 write_json(results_path, results)
                 if rec["k6_exit"] not in (0, 99):
@@ -581,7 +609,11 @@ def warm_level(levels):
     return "closed", vus[0]
 
 
-def wait_drained(app, base_url, timeout=240):
+class StillBusy(RuntimeError):
+    """The app did not work off the previous run's backlog in time."""
+
+
+def wait_drained(app, base_url, timeout=90):
     """After an overload the app may still be working through queued requests (a starved worker pool takes up to
     the aggregation deadline per request to give up). The next run starts only when readiness answers within 2 s,
     so that no run pays for the previous one. Returns the seconds waited."""
@@ -595,7 +627,7 @@ def wait_drained(app, base_url, timeout=240):
         except (OSError, urllib.error.URLError):
             pass
         time.sleep(1)
-    raise RuntimeError(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
+    raise StillBusy(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
 
 
 def first_success(app, base_url, args, tokens_file, t0, timeout, what):

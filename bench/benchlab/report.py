@@ -109,6 +109,10 @@ def winners(by_model):
         out["notes"].append(f"{m} not ranked on latency: {pct(rates[m])} failed or dropped vs {pct(best_err)}")
     if len(set(round(r, 4) for r in rates.values())) > 1 and not excluded:
         out["notes"].append("failed/dropped shares differ: " + ", ".join(f"{m} {pct(r)}" for m, r in rates.items()))
+    for m, recs in by_model.items():
+        stuck = sum(1 for r in recs if r.get("left_app_unresponsive"))
+        if stuck:
+            out["notes"].append(f"{m} left the app unresponsive after {stuck} run(s): it was restarted and re-warmed")
     ranked = sorted(eligible, key=lambda m: sums[m]["p99_ms"])
     if best_err > SATURATED:
         out["notes"].insert(0, f"saturated: every model failed or dropped ≥ {pct(best_err)} of its requests — "
