@@ -252,7 +252,7 @@ def start_embedded_db(pm, java_home, logs):
     cp = ":".join(os.path.join(ROOT, "target/quarkus-app", d, "*") for d in ("lib/boot", "lib/main", "app"))
     argv = [os.path.join(java_home, "bin", "java"), "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
             "-cp", cp, "io.concurrencylab.data.StandaloneDatabase"]
-    proc = pm.start_piped("database", argv, os.path.join(logs, "database.log"), cwd=ROOT)
+    proc = pm.start("database", argv, os.path.join(logs, "database.log"), cwd=ROOT, pipe_stdout=True)
     found = {}
 
     def read():

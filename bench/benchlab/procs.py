@@ -120,32 +120,21 @@ class ProcessManager:
         self.procs = []
         self.lock = threading.Lock()
 
-    def start(self, name, argv, log_path, env=None, cwd=None):
+    def start(self, name, argv, log_path, env=None, cwd=None, pipe_stdout=False):
+        """Starts argv in its own session, output to log_path. With pipe_stdout, stdout stays a text pipe (for a
+        process that prints something to read, e.g. a URL) and only stderr goes to the log."""
         log_file = open(log_path, "ab")
-        popen = subprocess.Popen(argv, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                 env=env, cwd=cwd, start_new_session=True)
+        popen = subprocess.Popen(argv, stdout=subprocess.PIPE if pipe_stdout else log_file,
+                                 stderr=log_file if pipe_stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                 env=env, cwd=cwd, start_new_session=True, text=pipe_stdout)
         log_file.close()
-        proc = Managed(name, popen, log_path)
-        with self.lock:
-            self.procs.append(proc)
-        return proc
+        return self.add(Managed(name, popen, log_path))
 
     def add(self, resource):
         """Registers something with stop(grace) and group_alive() (a Container) for stop_all()."""
         with self.lock:
             self.procs.append(resource)
         return resource
-
-    def start_piped(self, name, argv, stderr_path, env=None, cwd=None):
-        """Like start, but stdout stays a pipe (for processes that print something to read, e.g. a URL)."""
-        err = open(stderr_path, "ab")
-        popen = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, env=env,
-                                 cwd=cwd, start_new_session=True, text=True)
-        err.close()
-        proc = Managed(name, popen, stderr_path)
-        with self.lock:
-            self.procs.append(proc)
-        return proc
 
     def run(self, name, argv, log_path, timeout, env=None, cwd=None):
         """A registered foreground command: stopped by stop_all() on a signal even when waited for in a thread."""
