@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code GET /{model}/users/{id}/aggregate}: three calls to the downstream service over real HTTP. */
 @QuarkusTest
@@ -51,16 +54,30 @@ class AggregateTest {
 
     @ParameterizedTest
     @FieldSource("models")
-    void answers404JsonWhenTheDownstreamKnowsNoSuchUser(String model) {
-        given().when().get("/{model}/users/0/aggregate", model)
+    void sequentialAnswers404JsonWhenTheDownstreamKnowsNoSuchUser(String model) {
+        given().when().get("/{model}/users/100001/aggregate/sequential", model)
                 .then().statusCode(404).contentType(ContentType.JSON)
                 .body("status", equalTo(404), "error", equalTo("user_not_found"));
     }
 
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("invalidIds")
+    void answers400JsonForAnIdThatIsNotAPositiveNumber(String model, String id) {
+        given().when().get("/{model}/users/{id}/aggregate", model, id)
+                .then().statusCode(400).contentType(ContentType.JSON)
+                .body("status", equalTo(400), "error", equalTo("bad_request"));
+    }
+
+    static Stream<Arguments> invalidIds() {
+        return Models.ALL.stream().flatMap(model -> Stream.of("abc", "0", "-5", "1.5", "99999999999999999999")
+                .map(id -> Arguments.of(model, id)));
+    }
+
     @ParameterizedTest
     @FieldSource("models")
-    void answers404JsonForAnIdThatIsNotANumber(String model) {
-        given().when().get("/{model}/users/abc/aggregate", model)
-                .then().statusCode(404).contentType(ContentType.JSON).body("status", equalTo(404));
+    void answers404JsonForAnIdAboveTheKnownUsers(String model) {
+        given().when().get("/{model}/users/100001/aggregate", model)
+                .then().statusCode(404).contentType(ContentType.JSON)
+                .body("status", equalTo(404), "error", equalTo("user_not_found"));
     }
 }

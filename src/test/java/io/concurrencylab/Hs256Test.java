@@ -3,6 +3,7 @@ package io.concurrencylab;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.concurrencylab.tokens.ForeignTokens;
 import io.concurrencylab.tokens.Tokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -26,6 +27,15 @@ class Hs256Test {
         given().auth().oauth2(Tokens.hs256("user9@example.com", SECRET))
                 .when().get("/{model}/users/me", model)
                 .then().statusCode(200).body("email", equalTo("user9@example.com"));
+    }
+
+    @ParameterizedTest
+    @FieldSource("models")
+    void acceptsArticle001sOwnTokensWithTheUserOnlyInEmail(String model) {
+        String token = ForeignTokens.hs256(ForeignTokens.article001Claims("user10@example.com", Tokens.ISSUER), SECRET);
+        given().auth().oauth2(token)
+                .when().get("/{model}/users/me", model)
+                .then().statusCode(200).body("email", equalTo("user10@example.com"));
     }
 
     @ParameterizedTest

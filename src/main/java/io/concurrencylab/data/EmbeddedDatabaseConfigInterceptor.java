@@ -8,10 +8,11 @@ import io.smallrye.config.Priorities;
 import jakarta.annotation.Priority;
 
 /**
- * Supplies the datasource URLs when nobody configured them, by starting the embedded MariaDB on first look-up.
- * A configured URL (application.properties, a profile, an environment variable) always wins: this only fills
- * a gap. Only exact look-ups of the two URL names start anything, and no names are listed, so that a build
- * step that enumerates the configuration never starts a database.
+ * Derives the reactive URL from a configured JDBC URL, so that an operator sets one URL for both pools. In dev mode
+ * and tests ({@code lab.embedded-db.enabled}, off unless a profile turns it on) it also supplies both URLs when
+ * nobody configured them, by starting the embedded MariaDB on first look-up. A configured URL always wins. Only
+ * exact look-ups of the two URL names start anything, and no names are listed, so that a build step that
+ * enumerates the configuration never starts a database.
  */
 @Priority(Priorities.LIBRARY + 1000)
 public class EmbeddedDatabaseConfigInterceptor implements ConfigSourceInterceptor {
@@ -47,7 +48,7 @@ public class EmbeddedDatabaseConfigInterceptor implements ConfigSourceIntercepto
 
     private static boolean enabled(ConfigSourceInterceptorContext context) {
         ConfigValue enabled = context.proceed(ENABLED);
-        return !hasValue(enabled) || Boolean.parseBoolean(enabled.getValue());
+        return hasValue(enabled) && Boolean.parseBoolean(enabled.getValue());
     }
 
     private static boolean hasValue(ConfigValue value) {

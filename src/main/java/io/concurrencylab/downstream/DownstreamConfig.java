@@ -4,16 +4,25 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** How slow the simulated downstream service is. */
-@ConfigMapping(prefix = "downstream.delay")
+/** The simulated downstream service: how slow it is and which users it knows. */
+@ConfigMapping(prefix = "downstream")
 public interface DownstreamConfig {
 
-    @WithDefault("100ms")
-    Duration base();
+    /** Users 1..N exist; any other id answers 404. */
+    @WithDefault("100000")
+    long users();
 
-    @WithDefault("300ms")
-    Duration detail();
+    Delay delay();
 
-    @WithDefault("500ms")
-    Duration extra();
+    interface Delay {
+
+        @WithDefault("100ms")
+        Duration base();
+
+        @WithDefault("300ms")
+        Duration detail();
+
+        @WithDefault("500ms")
+        Duration extra();
+    }
 }

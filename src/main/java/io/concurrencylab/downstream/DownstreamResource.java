@@ -1,9 +1,13 @@
 package io.concurrencylab.downstream;
 
+import io.concurrencylab.aggregation.BaseInfo;
+import io.concurrencylab.aggregation.DetailInfo;
+import io.concurrencylab.aggregation.ExtraInfo;
+import io.concurrencylab.error.ErrorCode;
+import io.concurrencylab.error.ServiceException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -19,11 +23,13 @@ public class DownstreamResource {
     private static final String[] LEVELS = { "bronze", "silver", "gold", "platinum" };
 
     private final Vertx vertx;
-    private final DownstreamConfig delays;
+    private final DownstreamConfig.Delay delays;
+    private final long users;
 
-    DownstreamResource(Vertx vertx, DownstreamConfig delays) {
+    DownstreamResource(Vertx vertx, DownstreamConfig config) {
         this.vertx = vertx;
-        this.delays = delays;
+        this.delays = config.delay();
+        this.users = config.users();
     }
 
     @GET
@@ -45,9 +51,9 @@ public class DownstreamResource {
                 LEVELS[(int) (id % LEVELS.length)]));
     }
 
-    private static long known(long id) {
-        if (id <= 0) {
-            throw new NotFoundException("No user " + id);
+    private long known(long id) {
+        if (id <= 0 || id > users) {
+            throw new ServiceException(ErrorCode.USER_NOT_FOUND, "No user " + id);
         }
         return id;
     }

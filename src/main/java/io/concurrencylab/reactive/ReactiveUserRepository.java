@@ -1,10 +1,11 @@
 package io.concurrencylab.reactive;
 
+import io.concurrencylab.error.DatabaseFailures;
 import io.concurrencylab.user.User;
-import io.concurrencylab.user.UserNotFoundException;
+import io.concurrencylab.user.UserRepository;
 import io.concurrencylab.user.UserView;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -12,10 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class ReactiveUserRepository implements PanacheRepositoryBase<User, String> {
 
-    @WithSession
     public Uni<UserView> findViewByEmail(String email) {
-        return findById(email)
-                .onItem().ifNull().failWith(() -> new UserNotFoundException(email))
+        // The session is opened here rather than with @WithSession so that a failure to get a connection, which
+        // happens when the session opens, is translated too.
+        return Panache.withSession(() -> findById(email))
+                .onFailure().transform(DatabaseFailures::translate)
+                .onItem().ifNull().failWith(() -> UserRepository.notFound(email))
                 .map(UserView::of);
     }
 }

@@ -1,15 +1,16 @@
 package io.concurrencylab.reactive;
 
-import io.concurrencylab.downstream.ReactiveDownstreamClient;
-import io.concurrencylab.user.TokenClaims;
-import io.concurrencylab.user.UserAggregate;
+import io.concurrencylab.aggregation.AggregationConfig;
+import io.concurrencylab.aggregation.ReactiveDownstreamClient;
+import io.concurrencylab.aggregation.UserAggregate;
+import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.ProcessingException;
-import jakarta.ws.rs.WebApplicationException;
+import java.time.Duration;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -19,11 +20,14 @@ public class UserResource {
 
     private final ReactiveUserRepository users;
     private final ReactiveDownstreamClient downstream;
+    private final Duration deadline;
     private final JsonWebToken token;
 
-    UserResource(ReactiveUserRepository users, @RestClient ReactiveDownstreamClient downstream, JsonWebToken token) {
+    UserResource(ReactiveUserRepository users, @RestClient ReactiveDownstreamClient downstream,
+            AggregationConfig aggregation, JsonWebToken token) {
         this.users = users;
         this.downstream = downstream;
+        this.deadline = aggregation.deadline();
         this.token = token;
     }
 
@@ -36,27 +40,21 @@ public class UserResource {
 
     @GET
     @Path("/{id}/aggregate")
-    public Uni<UserAggregate> aggregate(long id) {
-        return downstream.base(id).chain(base -> Uni.combine().all()
+    public Uni<UserAggregate> aggregate(String id) {
+        long userId = UserIds.parse(id);
+        return downstream.base(userId).chain(base -> Uni.combine().all()
                 .unis(downstream.detail(base.id()), downstream.extra(base.id()))
                 .with((detail, extra) -> UserAggregate.of(base, detail, extra)))
-                .onFailure(UserResource::isTransportFailure).transform(ProcessingException::new);
+                // The same deadline as the blocking models; cancelling the Uni cancels the calls still pending.
+                .ifNoItem().after(deadline).failWith(AggregationConfig::deadlineExceeded);
     }
 
     @GET
     @Path("/{id}/aggregate/sequential")
-    public Uni<UserAggregate> aggregateSequentially(long id) {
-        return downstream.base(id).chain(base -> downstream.detail(base.id())
+    public Uni<UserAggregate> aggregateSequentially(String id) {
+        long userId = UserIds.parse(id);
+        return downstream.base(userId).chain(base -> downstream.detail(base.id())
                 .chain(detail -> downstream.extra(base.id())
-                        .map(extra -> UserAggregate.of(base, detail, extra))))
-                .onFailure(UserResource::isTransportFailure).transform(ProcessingException::new);
-    }
-
-    /**
-     * The blocking REST client wraps a refused connection or a read timeout in a ProcessingException; the Uni
-     * client hands over the bare Vert.x failure. Wrapping it the same way gives one error contract for all models.
-     */
-    private static boolean isTransportFailure(Throwable failure) {
-        return !(failure instanceof WebApplicationException) && !(failure instanceof ProcessingException);
+                        .map(extra -> UserAggregate.of(base, detail, extra))));
     }
 }

@@ -6,8 +6,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
- * A row of {@code users}, the table of article 001. A plain JPA entity (no Panache superclass) so that
- * the blocking and the reactive repository can both map it in the one persistence unit.
+ * A row of {@code users}, the table of article 001 (schema: db/migration). A plain JPA entity (no Panache
+ * superclass) so that the blocking and the reactive repository can both map it in the one persistence unit.
  */
 @Entity
 @Table(name = "users")

@@ -1,8 +1,9 @@
 package io.concurrencylab.worker;
 
-import io.concurrencylab.downstream.BlockingAggregation;
-import io.concurrencylab.user.TokenClaims;
-import io.concurrencylab.user.UserAggregate;
+import io.concurrencylab.aggregation.BlockingAggregation;
+import io.concurrencylab.aggregation.UserAggregate;
+import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserRepository;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
@@ -41,13 +42,13 @@ public class UserResource {
 
     @GET
     @Path("/{id}/aggregate")
-    public UserAggregate aggregate(long id) {
-        return aggregation.aggregate(id, branches);
+    public UserAggregate aggregate(String id) {
+        return aggregation.aggregate(UserIds.parse(id), branches);
     }
 
     @GET
     @Path("/{id}/aggregate/sequential")
-    public UserAggregate aggregateSequentially(long id) {
-        return aggregation.aggregateSequentially(id);
+    public UserAggregate aggregateSequentially(String id) {
+        return aggregation.aggregateSequentially(UserIds.parse(id));
     }
 }

@@ -1,8 +1,4 @@
-package io.concurrencylab.user;
-
-import io.concurrencylab.downstream.BaseInfo;
-import io.concurrencylab.downstream.DetailInfo;
-import io.concurrencylab.downstream.ExtraInfo;
+package io.concurrencylab.aggregation;
 
 /** The JSON answer of {@code GET /{model}/users/{id}/aggregate}: three downstream answers in one. */
 public record UserAggregate(long id, String name, int age, String sex, String phone, String level) {

@@ -1,12 +1,15 @@
-package io.concurrencylab.downstream;
+package io.concurrencylab.aggregation;
 
+import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** Blocking REST client of the downstream service, for the virtual and worker models. */
 @RegisterRestClient(configKey = "downstream")
 @Path("/downstream")
+@DownstreamCall
 public interface DownstreamClient {
 
     @GET
@@ -20,4 +23,9 @@ public interface DownstreamClient {
     @GET
     @Path("/extra/{id}")
     ExtraInfo extra(long id);
+
+    @ClientExceptionMapper
+    static RuntimeException errorStatus(Response response) {
+        return DownstreamFailures.fromStatus(response);
+    }
 }

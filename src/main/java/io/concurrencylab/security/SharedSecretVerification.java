@@ -1,4 +1,4 @@
-package io.concurrencylab.user;
+package io.concurrencylab.security;
 
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;

@@ -1,0 +1,51 @@
+package io.concurrencylab;
+
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Starts the application, after one check that a packaged (production) start has what it cannot do without: a
+ * database URL and a token verification key. Missing either, it exits at once with one line that names the
+ * property to set, instead of a start that fails halfway with pages of stack trace or, worse, starts and answers
+ * 401 to every token. Dev mode and tests bring their own database and development key.
+ */
+@QuarkusMain
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String... args) {
+        if (LaunchMode.current() == LaunchMode.NORMAL) {
+            Optional<String> missing = missingProductionSetting(ConfigProvider.getConfig());
+            if (missing.isPresent()) {
+                System.err.println("concurrency-lab cannot start: " + missing.get());
+                System.exit(2);
+            }
+        }
+        Quarkus.run(args);
+    }
+
+    static Optional<String> missingProductionSetting(Config config) {
+        if (config.getOptionalValue("quarkus.datasource.jdbc.url", String.class).isEmpty()) {
+            return Optional.of("no database configured; set quarkus.datasource.jdbc.url (environment: "
+                    + "QUARKUS_DATASOURCE_JDBC_URL), e.g. jdbc:mysql://db:3306/lab");
+        }
+        boolean hs256 = config.getOptionalValue("mp.jwt.verify.publickey.algorithm", String.class)
+                .filter("HS256"::equalsIgnoreCase).isPresent();
+        if (hs256) {
+            return config.getOptionalValue("JWT_SECRET", String.class).isPresent() ? Optional.empty()
+                    : Optional.of("mp.jwt.verify.publickey.algorithm=HS256 needs the shared secret in JWT_SECRET");
+        }
+        boolean hasKey = config.getOptionalValue("mp.jwt.verify.publickey", String.class).isPresent()
+                || config.getOptionalValue("mp.jwt.verify.publickey.location", String.class).isPresent();
+        return hasKey ? Optional.empty()
+                : Optional.of("no token verification key configured; set mp.jwt.verify.publickey.location "
+                        + "(environment: MP_JWT_VERIFY_PUBLICKEY_LOCATION) to your issuer's PEM public key or JWKS "
+                        + "(a file or URL), or HS256 with JWT_SECRET");
+    }
+}
