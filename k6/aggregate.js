@@ -35,7 +35,7 @@ export function setup() {
 }
 
 const FIELDS = ['age', 'sex', 'phone', 'level'];
-const http404 = http.expectedStatuses(404);
+const http400 = http.expectedStatuses(400);
 
 function aggregateChecks(prefix, id, minMs, res) {
   const checks = {
@@ -63,14 +63,14 @@ export default function () {
   checkResponse(res, model, aggregateChecks('aggregate', id, MIN_MS, res));
 
   if (SMOKE && __ITER === 0) {
-    // The sequential reference (~900 ms) and the JSON 404 of an id that is not a number.
+    // The sequential reference (~900 ms) and the JSON 400 of an id that is not a number.
     const seq = get(`${BASE_URL}/${model}/users/${id}/aggregate/sequential`, model,
       `GET /${model}/users/{id}/aggregate/sequential`);
     checkResponse(seq, model, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS, seq));
     const missing = get(`${BASE_URL}/${model}/users/not-a-number/aggregate`, model,
-      `GET /${model}/users/not-a-number/aggregate`, { responseCallback: http404 });
+      `GET /${model}/users/not-a-number/aggregate`, { responseCallback: http400 });
     checkResponse(missing, model, {
-      'aggregate: bad id -> JSON 404': (r) => isJsonError(r, 404),
+      'aggregate: bad id -> JSON 400': (r) => isJsonError(r, 400, 'bad_request'),
     });
   }
 }
