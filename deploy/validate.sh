@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Offline validation of the deployment files; exits non-zero on any failure. Needs kubectl (for its
 # built-in kustomize) and Go >= 1.24 (modules come from the Go module proxy the first time, then from
-# the module cache).
+# the module cache) and openssl.
+#   0. deploy/keys.sh when the deployment's JWT key pair is missing (a clean clone),
 #   1. kubectl kustomize for the base and every overlay under deploy/k8s/overlays,
 #   2. deploy/k6-operator/render.sh (the k6 ConfigMaps and the TestRun); when the k6/ scripts are absent,
 #      with stand-in scripts, so that the packaging itself is still checked,
 #   3. deploy/validate (Go): every rendered document strictly decoded into its k8s.io/api type (TestRun:
-#      a hand-written struct), plus cross-references; deploy/compose.yaml against the Compose schema.
+#      a hand-written struct), plus cross-references (ConfigMaps, Secrets, volumes, the JWT key's mount, preStop
+#      within the grace period); deploy/compose.yaml against the Compose schema.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +23,10 @@ fail() { say "FAILED: $*"; failures=$((failures + 1)); }
 
 command -v kubectl >/dev/null || { say "kubectl not found"; exit 1; }
 command -v go >/dev/null || { say "go not found (Go >= 1.24 is needed)"; exit 1; }
+
+# 0. the deployment's JWT key pair: the base's secretGenerator reads the public key (git-ignored), so a clean
+#    clone gets a fresh pair here; an existing pair is kept (and checked to be one pair)
+bash "$here/keys.sh" --quiet || fail "deploy/keys.sh"
 
 # 1. kustomize
 rendered=()

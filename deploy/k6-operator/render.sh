@@ -11,7 +11,11 @@
 #   BASE_URL         [http://concurrency-lab.<namespace>.svc:8080]
 #   NAMESPACE        [concurrency-lab]   RUN_NAME [concurrency-lab]   K6_IMAGE [grafana/k6:1.8.1]
 #   TOKENS           a tokens file (one token a line) for jwt-mysql.js, stored in Secret k6-tokens;
-#                    a Secret holds at most 1 MiB, so write a few thousand tokens, not 100,000
+#                    a Secret holds at most 1 MiB, so write a few thousand tokens, not 100,000. The app
+#                    trusts only the deployment's own key (deploy/keys.sh), so sign them with its private
+#                    half (the development key bundled in the jar is not trusted outside dev and tests):
+#                      ./mvnw -q test-compile exec:java@tokens -Dtokens.count=3000 \
+#                        -Dtokens.out=target/tokens.txt -Dtokens.key=deploy/.keys/privateKey.pem
 #   K6_DIR           [<repo>/k6] the scripts
 # A second run with the same RUN_NAME needs the first one deleted (kubectl delete testrun RUN_NAME).
 set -euo pipefail
@@ -44,6 +48,27 @@ libs=("$K6_DIR"/lib/*)
 cp "${scripts[@]}" "$work/scripts/"
 [ ${#libs[@]} -eq 0 ] || cp "${libs[@]}" "$work/lib/"
 
+# Warns (does not fail) when the first token is an RS256 token that the deployment's public key does not verify,
+# e.g. one signed with the development key: every request of the run would get 401.
+check_token_key() {
+  local pub="$here/../k8s/base/jwt/publicKey.pem" token header_payload sig
+  token="$(head -1 "$1")"
+  [ -f "$pub" ] && command -v openssl >/dev/null && [[ "$token" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] || return 0
+  [[ "$(b64url_decode "${token%%.*}")" == *'"RS256"'* ]] || return 0
+  header_payload="${token%.*}"
+  sig="${token##*.}"
+  if ! b64url_decode "$sig" | openssl dgst -sha256 -verify "$pub" -signature /dev/stdin <(printf '%s' "$header_payload") >/dev/null 2>&1; then
+    echo "render.sh: WARNING: the first token in $1 is not signed by deploy/.keys (deploy/k8s/base/jwt/publicKey.pem" \
+      "does not verify it): write the tokens with -Dtokens.key=deploy/.keys/privateKey.pem" >&2
+  fi
+}
+b64url_decode() {
+  local s="${1//-/+}"
+  s="${s//_//}"
+  while [ $(( ${#s} % 4 )) != 0 ]; do s="$s="; done
+  printf '%s' "$s" | base64 -d 2>/dev/null
+}
+
 yaml_list() { local f; for f in "$@"; do printf '      - %s\n' "$f"; done; }
 env_entry() { printf '    - name: %s\n      value: "%s"\n' "$1" "${2//\"/\\\"}"; }
 
@@ -73,6 +98,7 @@ YAML
   if [ -n "$TOKENS" ]; then
     [ -f "$TOKENS" ] || die "TOKENS=$TOKENS: no such file"
     cp "$TOKENS" "$work/tokens.txt"
+    check_token_key "$TOKENS"
     printf 'secretGenerator:\n  - name: k6-tokens\n    files:\n      - tokens.txt\n'
   fi
   cat <<YAML

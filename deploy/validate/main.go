@@ -337,6 +337,19 @@ func checkWorkload(d document, selector *metav1.LabelSelector, tpl corev1.PodTem
 				fail("container %s: volumeMount %s has no volume", c.Name, m.Name)
 			}
 		}
+		if loc := envValue(c, configMaps, "MP_JWT_VERIFY_PUBLICKEY_LOCATION"); strings.HasPrefix(loc, "/") && !mounted(c, loc) {
+			fail("container %s: MP_JWT_VERIFY_PUBLICKEY_LOCATION %s is on no volumeMount", c.Name, loc)
+		}
+		if c.Lifecycle != nil && c.Lifecycle.PreStop != nil && c.Lifecycle.PreStop.Sleep != nil {
+			grace := int64(30) // the API's default
+			if tpl.Spec.TerminationGracePeriodSeconds != nil {
+				grace = *tpl.Spec.TerminationGracePeriodSeconds
+			}
+			if c.Lifecycle.PreStop.Sleep.Seconds >= grace {
+				fail("container %s: preStop sleep of %d s leaves nothing of terminationGracePeriodSeconds %d for the shutdown",
+					c.Name, c.Lifecycle.PreStop.Sleep.Seconds, grace)
+			}
+		}
 	}
 	for _, v := range tpl.Spec.Volumes {
 		if v.ConfigMap != nil && configMaps[v.ConfigMap.Name] == nil && !optional(v.ConfigMap.Optional) {
@@ -347,6 +360,34 @@ func checkWorkload(d document, selector *metav1.LabelSelector, tpl corev1.PodTem
 		}
 	}
 	return errs
+}
+
+// envValue is the container's value for an environment variable given literally or by envFrom a ConfigMap
+// (env wins over envFrom, as in the kubelet); "" when not set that way.
+func envValue(c corev1.Container, configMaps map[string]*corev1.ConfigMap, name string) string {
+	for _, e := range c.Env {
+		if e.Name == name && e.ValueFrom == nil {
+			return e.Value
+		}
+	}
+	value := ""
+	for _, ef := range c.EnvFrom {
+		if ef.ConfigMapRef != nil && configMaps[ef.ConfigMapRef.Name] != nil {
+			if v, ok := configMaps[ef.ConfigMapRef.Name].Data[name]; ok {
+				value = v
+			}
+		}
+	}
+	return value
+}
+
+func mounted(c corev1.Container, path string) bool {
+	for _, m := range c.VolumeMounts {
+		if strings.HasPrefix(path, strings.TrimSuffix(m.MountPath, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func secretHasKey(s *corev1.Secret, key string) bool {
