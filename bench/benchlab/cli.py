@@ -249,10 +249,11 @@ def wait_ready(proc, url, timeout, what):
 
 
 def start_embedded_db(pm, java_home, logs):
-    cp = ":".join(os.path.join(ROOT, "target/quarkus-app", d, "*") for d in ("lib/boot", "lib/main", "app"))
-    argv = [os.path.join(java_home, "bin", "java"), "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-            "-cp", cp, "io.concurrencylab.data.StandaloneDatabase"]
-    proc = pm.start("database", argv, os.path.join(logs, "database.log"), cwd=ROOT, pipe_stdout=True)
+    # The packaged app does not carry the embedded server: the project's own Maven execution runs it, as a process
+    # of its own, from the compiled classes and the dependencies.
+    argv = [os.path.join(ROOT, "mvnw"), "-q", "exec:exec@database"]
+    proc = pm.start("database", argv, os.path.join(logs, "database.log"), cwd=ROOT, pipe_stdout=True,
+                    env=dict(os.environ, JAVA_HOME=java_home))
     found = {}
 
     def read():

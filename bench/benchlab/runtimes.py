@@ -244,12 +244,8 @@ class ContainerRuntime(Runtime):
         name = f"lab-bench-{port}-{self.name}"
         self.container_name = name
         props = dict(props)
-        # With the embedded database off the app also needs the reactive URL; it is the JDBC URL without "jdbc:".
-        jdbc = str(props.get("quarkus.datasource.jdbc.url", ""))
-        if jdbc.startswith("jdbc:") and "quarkus.datasource.reactive.url" not in props:
-            props["quarkus.datasource.reactive.url"] = jdbc[len("jdbc:"):]
         argv = [self.engine.exe, "run", "-d", "--name", name, "--network", "host",
-                "--label", "concurrency-lab.bench=1", "-e", "LAB_EMBEDDED_DB_ENABLED=false"]
+                "--label", "concurrency-lab.bench=1"]
         for k, v in list(props.items()):
             # Files the app reads (the RS256 public key) are copied to a directory of their own, readable by the
             # image's user (uid 185), and mounted read-only at /bench-files: nothing else of the bench's
