@@ -1,10 +1,13 @@
 package io.concurrencylab.aggregation;
 
+import io.concurrencylab.error.ErrorCode;
+import io.concurrencylab.error.ServiceException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
@@ -28,8 +31,14 @@ public class BlockingAggregation {
     public UserAggregate aggregate(long id, Executor branches) {
         long started = System.nanoTime();
         BaseInfo base = downstream.base(id);
-        CompletableFuture<DetailInfo> detail = CompletableFuture.supplyAsync(() -> downstream.detail(base.id()), branches);
-        CompletableFuture<ExtraInfo> extra = CompletableFuture.supplyAsync(() -> downstream.extra(base.id()), branches);
+        CompletableFuture<DetailInfo> detail;
+        CompletableFuture<ExtraInfo> extra;
+        try {
+            detail = CompletableFuture.supplyAsync(() -> downstream.detail(base.id()), branches);
+            extra = CompletableFuture.supplyAsync(() -> downstream.extra(base.id()), branches);
+        } catch (RejectedExecutionException e) {
+            throw new ServiceException(ErrorCode.SERVICE_OVERLOADED, "The branch executor's queue is full", e);
+        }
         long remainingNanos = deadline.toNanos() - (System.nanoTime() - started);
         try {
             return detail.thenCombine(extra, (d, e) -> UserAggregate.of(base, d, e))

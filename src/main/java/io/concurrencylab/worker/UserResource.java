@@ -10,12 +10,12 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import org.eclipse.microprofile.context.ManagedExecutor;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Blocking code on the worker pool. The parallel branches go to the same pool (article 000's design):
- * each aggregation holds three pool threads, so under load the pool starves. That is kept on purpose.
+ * Blocking code on the worker pool. By default the parallel branches go to the same pool: each aggregation holds
+ * three pool threads, so under load the pool starves, kept on purpose; {@link BranchExecutor} can give them a
+ * dedicated pool sized as article 000's.
  */
 @Path("/worker/users")
 @Blocking
@@ -23,10 +23,10 @@ public class UserResource {
 
     private final UserRepository users;
     private final BlockingAggregation aggregation;
-    private final ManagedExecutor branches;
+    private final BranchExecutor branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, BlockingAggregation aggregation, ManagedExecutor branches, JsonWebToken token) {
+    UserResource(UserRepository users, BlockingAggregation aggregation, BranchExecutor branches, JsonWebToken token) {
         this.users = users;
         this.aggregation = aggregation;
         this.branches = branches;
