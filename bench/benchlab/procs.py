@@ -2,9 +2,13 @@
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
+
+from rich.console import Console
+
+# One console for log lines and the progress bar, so that a line never tears the bar.
+CONSOLE = Console(stderr=True, highlight=False)
 
 
 class Interrupted(Exception):
@@ -12,7 +16,7 @@ class Interrupted(Exception):
 
 
 def log(msg):
-    print(time.strftime("%H:%M:%S ") + msg, file=sys.stderr, flush=True)
+    CONSOLE.print(time.strftime("%H:%M:%S ") + msg, markup=False, soft_wrap=True)
 
 
 class Managed:

@@ -149,22 +149,10 @@ class Engine:
         if docker and subprocess.run([docker, "info"], capture_output=True, timeout=30).returncode == 0:
             self.exe, self.name = docker, "docker"
             return self
-        if os.geteuid() != 0:
-            raise RuntimeError("container runtimes need podman (or a working docker engine): install podman, "
-                               "buildah, skopeo and runc (apt-get install -y " + " ".join(PODMAN_PACKAGES) +
-                               "), or run bench/run as root to have it installed")
-        log("podman is missing: apt-get update; apt-get install -y " + " ".join(PODMAN_PACKAGES))
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        for argv in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *PODMAN_PACKAGES]):
-            rc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                timeout=900, start_new_session=True)
-            if rc.returncode != 0:
-                raise RuntimeError(f"{' '.join(argv)} failed: {rc.stderr.strip()[-500:]}")
-        podman = shutil.which("podman")
-        if not podman:
-            raise RuntimeError("podman is still missing after apt-get install")
-        self.exe, self.name = podman, "podman"
-        return self
+        # The bench never installs system packages: it says what is missing and how to get it.
+        raise RuntimeError("container runtimes need podman (or a working docker engine), which is not installed. "
+                           "On Debian/Ubuntu, as root: apt-get update && apt-get install -y "
+                           + " ".join(PODMAN_PACKAGES) + "; or use --runtime jvm")
 
     def env(self):
         env = dict(os.environ)

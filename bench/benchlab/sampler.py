@@ -1,49 +1,31 @@
-"""Samples the app every 2 s while k6 runs (RSS, CPU, threads from /proc; for containers also the container's memory
-and CPU from its cgroup, v1 or v2; GC, pools from /q/metrics)."""
+"""Samples the app, k6 and the database every second while k6 runs: CPU and memory with psutil (for containers the
+container's cgroup), pools, queues, threads and GC from the app's /q/metrics with prometheus_client's parser."""
 import csv
 import os
-import re
 import threading
 import time
 import urllib.request
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)')
+import psutil
+from prometheus_client.parser import text_string_to_metric_families
 
-# column -> (metric name, label filter or None); values of all matching series are summed
+# column -> (sample name, label that must match or None); the values of all matching series are summed
 METRICS = {
     "jvm_threads_live": ("jvm_threads_live_threads", None),
-    "jvm_threads_peak": ("jvm_threads_peak_threads", None),
     "gc_pause_count": ("jvm_gc_pause_seconds_count", None),
     "gc_pause_seconds": ("jvm_gc_pause_seconds_sum", None),
     "jdbc_active": ("agroal_active_count", None),
-    "jdbc_available": ("agroal_available_count", None),
     "jdbc_awaiting": ("agroal_awaiting_count", None),
+    "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),
     "sql_active": ("sql_pool_active", None),
-    "sql_idle": ("sql_pool_idle", None),
     "sql_queue": ("sql_pool_queue_size", None),
-    "worker_active": ("worker_pool_active", 'pool_name="vert.x-worker-thread"'),
-    "worker_queue": ("worker_pool_queue_size", 'pool_name="vert.x-worker-thread"'),
-    "process_cpu_usage": ("process_cpu_usage", None),
+    "worker_active": ("worker_pool_active", ("pool_name", "vert.x-worker-thread")),
+    "worker_queue": ("worker_pool_queue_size", ("pool_name", "vert.x-worker-thread")),
+    # the worker model's dedicated branch pool, when a profile selects it (article 000's presets)
+    "branch_queue": ("executor_queued_tasks", ("name", "worker-branches")),
 }
-COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "cpu_pct", "os_threads", *METRICS]
-
-
-def cpu_seconds(pid):
-    """utime + stime of a process, in seconds (fields 14 and 15 of /proc/<pid>/stat)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def status(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM", "Threads"):
-                out[key] = int(value.split()[0])
-    return out
+COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "host_cpu_pct",
+           "os_threads", *METRICS]
 
 
 def read_int(path):
@@ -107,7 +89,8 @@ class Probe:
 
     def cpu_seconds(self):
         if self.cpu_dir is None:
-            return cpu_seconds(self.pid)
+            t = psutil.Process(self.pid).cpu_times()
+            return t.user + t.system
         if self.cgroup_version == 1:
             return read_int(os.path.join(self.cpu_dir, "cpuacct.usage")) / 1e9
         return read_stat(os.path.join(self.cpu_dir, "cpu.stat"))["usage_usec"] / 1e6
@@ -124,7 +107,7 @@ class Probe:
         return round(max(0, usage - inactive) / 2**20, 1)
 
     def rss_mb(self):
-        return round(status(self.pid).get("VmRSS", 0) / 1024, 1)
+        return round(psutil.Process(self.pid).memory_info().rss / 2**20, 1)
 
     def describe(self):
         if not self.cgroup:
@@ -133,58 +116,80 @@ class Probe:
 
 
 def scrape(url, timeout=1.5):
-    values = {}
     with urllib.request.urlopen(url, timeout=timeout) as resp:
         text = resp.read().decode("utf-8", "replace")
-    for line in text.splitlines():
-        if not line or line[0] == "#":
-            continue
-        m = LINE.match(line)
-        if not m:
-            continue
-        name, labels, raw = m.group(1), m.group(2) or "", m.group(3)
-        for col, (metric, label_filter) in METRICS.items():
-            if name == metric and (label_filter is None or label_filter in labels):
-                try:
-                    v = float(raw)
-                except ValueError:
-                    continue
-                if v == v:  # skip NaN
-                    values[col] = values.get(col, 0.0) + v
+    values = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            for col, (name, label) in METRICS.items():
+                if sample.name == name and (label is None or sample.labels.get(label[0]) == label[1]) \
+                        and sample.value == sample.value:  # NaN: a gauge with nothing to report
+                    values[col] = values.get(col, 0.0) + sample.value
     return values
 
 
+def group_cpu_seconds(pgid):
+    """CPU seconds of every live process in a process group (the database: mvnw, Maven's JVM, MariaDB's server)."""
+    total = 0.0
+    for p in psutil.process_iter(["pid"]):
+        try:
+            if os.getpgid(p.pid) == pgid:
+                t = p.cpu_times()
+                total += t.user + t.system
+        except (psutil.Error, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
 class Sampler(threading.Thread):
-    def __init__(self, probe, metrics_url, csv_path, interval=2.0):
+    """others: name -> callable returning that party's CPU seconds so far (k6, the database), or None."""
+
+    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0):
         super().__init__(daemon=True)
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
-        self.pid = probe.pid
+        self.others = others or {}
         self.stop_event = threading.Event()
         self.rows = []
+
+    def cpu_now(self):
+        cpu = {"app": self.probe.cpu_seconds() if self.probe else None}
+        for name, read in self.others.items():
+            try:
+                cpu[name] = read()
+            except (psutil.Error, ProcessLookupError):
+                cpu[name] = None
+        return time.monotonic(), cpu
 
     def sample(self, t0, prev):
         row = {"t_s": round(time.monotonic() - t0, 2)}
         try:
-            st = status(self.pid)
-            cpu = self.probe.cpu_seconds()
-            now = time.monotonic()
-            row["rss_mb"] = round(st.get("VmRSS", 0) / 1024, 1)
-            row["cgroup_mem_mb"] = self.probe.cgroup_mem_mb()
-            row["os_threads"] = st.get("Threads")
-            if prev is not None:
-                row["cpu_pct"] = round(100 * (cpu - prev[1]) / max(now - prev[0], 1e-6), 1)
-            prev = (now, cpu)
-        except (FileNotFoundError, ProcessLookupError):
+            now, cpu = self.cpu_now()
+        except (psutil.Error, FileNotFoundError, ProcessLookupError):
             return prev
+        row["host_cpu_pct"] = psutil.cpu_percent(interval=None)
+        if self.probe:
+            try:
+                proc = psutil.Process(self.probe.pid)
+                row["rss_mb"] = round(proc.memory_info().rss / 2**20, 1)
+                row["os_threads"] = proc.num_threads()
+                row["cgroup_mem_mb"] = self.probe.cgroup_mem_mb()
+            except psutil.Error:
+                return prev
+        if prev is not None:
+            elapsed = max(now - prev[0], 1e-6)
+            for name, value in cpu.items():
+                if value is not None and prev[1].get(name) is not None:
+                    row[f"{name}_cpu_pct"] = round(100 * (value - prev[1][name]) / elapsed, 1)
         try:
             row.update(scrape(self.metrics_url))
         except Exception:  # noqa: BLE001 - an overloaded app may not answer in time; keep the OS numbers
             pass
         self.rows.append(row)
-        return prev
+        return now, cpu
 
     def run(self):
         t0 = time.monotonic()
+        psutil.cpu_percent(interval=None)  # the first call only sets psutil's reference point
         prev = None
         with open(self.csv_path, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
@@ -205,3 +210,7 @@ class Sampler(threading.Thread):
     def peak(self, col):
         vals = [r[col] for r in self.rows if r.get(col) is not None]
         return max(vals) if vals else None
+
+    def mean(self, col):
+        vals = [r[col] for r in self.rows if r.get(col) is not None]
+        return round(sum(vals) / len(vals), 1) if vals else None

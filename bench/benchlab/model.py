@@ -1,0 +1,91 @@
+"""What a benchmark is made of, defined once: the models, the scenarios with their SLOs, and the typed records."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MODELS = ("virtual", "worker", "reactive")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    script: str
+    slo_p99_ms: float
+    # The "physical limit" a capacity is compared with: "point_select" (the database's measured point-select rate)
+    # or "offered" (every offered request answered at the ideal latency, so the limit is the highest offered rate).
+    limit: str
+
+
+SCENARIOS = {
+    "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select"),
+    "aggregate": Scenario("aggregate", "aggregate.js", slo_p99_ms=700.0, limit="offered"),
+}
+# Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
+SLO_MAX_BAD_SHARE = 0.001
+AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
+
+
+@dataclass(frozen=True)
+class Load:
+    kind: str  # "open" (arrival rate, requests/s) or "closed" (VUs)
+    value: float
+
+    @property
+    def label(self) -> str:
+        value = int(self.value) if float(self.value).is_integer() else self.value
+        return f"{value}/s" if self.kind == "open" else f"{value} VUs"
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    index: int
+    runtime: str
+    scenario: str
+    load: Load
+    repetition: int
+    model: str
+    seconds: float
+
+    @property
+    def tag(self) -> str:
+        return f"{self.runtime}-{self.scenario}-{self.model}-{self.load.kind}{self.load.value:g}-r{self.repetition}"
+
+
+@dataclass
+class RunRow:
+    """One row of the tidy results table: one measured run of one model at one load and repetition."""
+    tag: str
+    runtime: str
+    scenario: str
+    model: str
+    load_model: str
+    load: float
+    repetition: int
+    planned_s: float
+    window_s: float  # first to last second in which a request finished: the rate's denominator
+    requests: int  # every request k6 sent and finished, failed ones included
+    errors: int  # failed requests (http_req_failed), all kinds
+    status_0: int  # no HTTP answer (timeout, refused, reset)
+    status_4xx: int
+    status_5xx: int
+    dropped: int  # iterations k6 could not start in time (open model): offered but never sent
+    ok_rps: float  # successful requests / window_s
+    p50_ms: float | None  # over every finished request, failed ones included
+    p99_ms: float | None
+    max_ms: float | None
+    k6_exit: int
+    checks_failed: int
+    app_cpu_pct: float | None  # average over the run; 100 = one core
+    k6_cpu_pct: float | None
+    db_cpu_pct: float | None
+    host_cpu_pct: float | None  # all cores together = 100
+    app_cpu_ms_per_req: float | None
+    rss_peak_mb: float | None
+    threads_peak: float | None
+    worker_queue_max: float | None
+    worker_active_max: float | None
+    jdbc_awaiting_max: float | None
+    jdbc_blocking_ms_avg: float | None
+    sql_queue_max: float | None
+    gc_share_pct: float | None
+    drain_wait_s: float = 0.0

@@ -1,0 +1,38 @@
+"""The plan: which runs, in which order, and how long it takes. Pure: no I/O, so it is tested as it is."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchlab.model import Load, PlannedRun
+
+# Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
+RUN_OVERHEAD_S = 4.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    runs: list[PlannedRun]
+    warmups: int
+    warmup_s: float
+    cooldown_s: float
+
+    def planned_seconds(self) -> float:
+        """Upper bound of the load phase: every run and warm-up with its fixed overhead."""
+        return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S for r in self.runs)
+                + self.warmups * (self.warmup_s + RUN_OVERHEAD_S))
+
+
+def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
+              repetitions: int, seconds: float, warmup_s: float, cooldown_s: float) -> Plan:
+    """Runtimes x scenarios x loads x repetitions x models. Models are interleaved innermost (A B C A B C), and
+    repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
+    no model's repetitions are bunched in one quiet or busy period."""
+    runs = []
+    for runtime in runtimes:
+        for scenario in scenarios:
+            for load in loads[scenario]:
+                for rep in range(1, repetitions + 1):
+                    order = models if rep % 2 else list(reversed(models))  # no model always goes first
+                    for model in order:
+                        runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds))
+    return Plan(runs, warmups=len(runtimes) * len(scenarios) * len(models), warmup_s=warmup_s, cooldown_s=cooldown_s)

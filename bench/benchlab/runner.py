@@ -1,0 +1,304 @@
+"""The measured part: start what the plan needs, warm up, run every planned run, write one row per run."""
+import os
+import shutil
+import tempfile
+import threading
+import time
+import traceback
+
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from benchlab import k6tool, pinning, runtimes, sampler, services, table, windows
+from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow
+from benchlab.planner import Plan
+from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
+from benchlab.services import ROOT
+
+
+def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
+    env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
+           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(args.timeout)}s"}
+    if run.load.kind == "open":
+        env["RATE"] = f"{run.load.value:g}"
+        if args.max_vus:
+            env.update(PRE_ALLOCATED_VUS=str(min(args.max_vus, max(20, int(run.load.value)))),
+                       MAX_VUS=str(args.max_vus))
+    else:
+        env["VUS"] = f"{run.load.value:g}"
+    return env
+
+
+class Bench:
+    """The processes of one benchmark and the figures they give; run() drives the plan."""
+
+    def __init__(self, args, plan: Plan):
+        self.args, self.plan = args, plan
+        self.pm = ProcessManager()
+        self.out = args.out
+        self.logs = os.path.join(args.out, "logs")
+        self.rows: list[RunRow] = []
+        self.failures: list[str] = []
+        self.env: dict = {}
+        self.db = None
+        self.k6_proc = None
+        split = pinning.split_cores(os.cpu_count() or 1) if args.pin else None
+        self.k6_cores, self.app_cores = split if split else (None, None)
+
+    # --- the app and what it needs -------------------------------------------------------------------------------
+
+    def start_services(self, java_home, workdir):
+        """Database, tokens and the downstream service (which seeds the users). Returns (props, env, tokens file)."""
+        args = self.args
+        jwt = services.Jwt(args.jwt, workdir)
+        tokens_file, token_error = None, []
+        token_thread = None
+        if "jwt-mysql" in args.scenarios:
+            tokens_file = os.path.join(workdir, "tokens.txt")
+            log(f"signing {args.users} {args.jwt.upper()} tokens (in parallel with the database start)")
+
+            def sign():
+                try:
+                    services.generate_tokens(self.pm, args.users, tokens_file, jwt, self.logs)
+                except BaseException as e:  # noqa: BLE001 - re-raised by the main thread
+                    token_error.append(e)
+
+            token_thread = threading.Thread(target=sign, daemon=True)
+            token_thread.start()
+        if args.db_url:
+            db_url = args.db_url
+        else:
+            log("starting the database: ./mvnw -q exec:exec@database")
+            t = time.time()
+            self.db, db_url = services.start_database(self.pm, java_home, self.logs)
+            log(f"database ready in {time.time() - t:.0f} s: {db_url}")
+        props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
+                 "quarkus.datasource.username": args.db_user, "quarkus.datasource.password": args.db_password,
+                 **jwt.props}
+        child_env = dict(os.environ, **jwt.env)
+        ds_port = args.port + 1
+        # The downstream service (same jar) seeds the users, so that every app start finds the same database state
+        # and no app start-up includes the seeding.
+        ds_props = dict(props, **{"quarkus.http.port": ds_port, "lab.seed.users": args.users})
+        ds = self.pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, ds_port, ds_props),
+                           os.path.join(self.logs, "downstream.log"), env=child_env, cwd=ROOT)
+        if token_thread:
+            token_thread.join(timeout=900)
+            if token_error:
+                raise token_error[0]
+        services.wait_ready(ds, f"http://127.0.0.1:{ds_port}/q/health/ready", 180, "downstream service")
+        log(f"downstream ready on port {ds_port}, {args.users} users seeded")
+        if self.app_cores:
+            for proc in (self.db, ds):
+                if proc is not None:
+                    pinning.pin_group(proc.pgid, self.app_cores)
+        app_props = dict(props, **{"quarkus.http.port": args.port,
+                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}"})
+        return app_props, child_env, tokens_file, db_url
+
+    def start_app(self, rt, java_home, props, child_env, tokens_file, log_name):
+        base_url = f"http://127.0.0.1:{self.args.port}"
+        t = time.time()
+        proc = rt.start(self.pm, ROOT, java_home, self.args.port, props, child_env, os.path.join(self.logs, log_name))
+        first = services.first_success(proc, base_url, self.args, tokens_file, t, 300, f"app ({rt.name})")
+        services.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+        if self.app_cores and getattr(proc, "pgid", None):
+            pinning.pin_group(proc.pgid, self.app_cores)
+        return proc, first
+
+    # --- one k6 run ----------------------------------------------------------------------------------------------
+
+    def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
+        summary = os.path.join(self.out, "k6", f"{name}.json")
+        script = os.path.join(self.args.k6_dir, SCENARIOS[run.scenario].script)
+        rc = k6tool.run_k6(self.pm, self.k6_exe, script, k6_env(base_url, run, seconds, self.args, tokens_file),
+                           summary, os.path.join(self.logs, f"k6-{name}.log"), self.args.port + 2,
+                           timeout=seconds + self.args.timeout + 120, csv_path=csv_path, cores=self.k6_cores,
+                           started=lambda p: setattr(self, "k6_proc", p))
+        return rc, summary
+
+    def k6_cpu(self):
+        p = self.k6_proc
+        return sampler.group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
+
+    def measure(self, run: PlannedRun, rt_name, probe, base_url, tokens_file) -> RunRow:
+        samples_csv = os.path.join(self.out, "samples", f"{run.tag}.csv")
+        others = {"k6": self.k6_cpu}
+        if self.db is not None:
+            others["db"] = lambda: sampler.group_cpu_seconds(self.db.pgid)
+        smp = sampler.Sampler(probe, f"{base_url}/q/metrics", samples_csv, others)
+        cpu_before = probe.cpu_seconds() if probe else None
+        k6_csv = os.path.join(self.out, "k6", f"{run.tag}.csv.gz")
+        smp.start()
+        try:
+            rc, summary_file = self.k6(run, run.seconds, base_url, tokens_file, run.tag, csv_path=k6_csv)
+        finally:
+            smp.stop()
+        cpu = probe.cpu_seconds() - cpu_before if probe and probe.pid and os.path.exists(f"/proc/{probe.pid}") \
+            else None
+        k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
+        requests = windows.read_k6_csv(k6_csv) if os.path.isfile(k6_csv) else windows.EMPTY
+        table.append_windows(self.out, run.tag, windows.per_second(requests))
+        if os.path.isfile(k6_csv):
+            os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
+        figures = windows.summary(requests)
+        gc = [r for r in smp.rows if r.get("gc_pause_seconds") is not None]
+        gc_share = (100 * (gc[-1]["gc_pause_seconds"] - gc[0]["gc_pause_seconds"]) / max(gc[-1]["t_s"] - gc[0]["t_s"], 1)
+                    if len(gc) > 1 else None)
+        return RunRow(
+            tag=run.tag, runtime=rt_name, scenario=run.scenario, model=run.model, load_model=run.load.kind,
+            load=run.load.value, repetition=run.repetition, planned_s=run.seconds, **figures,
+            dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=rc,
+            checks_failed=int(k6_summary.get("checks_failed", 0)),
+            app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
+            host_cpu_pct=smp.mean("host_cpu_pct"),
+            app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
+            rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
+            worker_queue_max=max((v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None),
+                                 default=None),
+            worker_active_max=smp.peak("worker_active"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
+            jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
+            gc_share_pct=None if gc_share is None else round(gc_share, 2))
+
+    def check(self, row: RunRow):
+        if row.k6_exit not in (0, 99):
+            self.failures.append(f"{row.tag}: k6 exit {row.k6_exit} (script error, setup failure or killed)")
+        if row.checks_failed and row.errors == 0:
+            # failed checks on answered requests (wrong body): the app is broken, not overloaded
+            self.failures.append(f"{row.tag}: {row.checks_failed} failed checks without failed requests")
+
+    # --- the whole run -------------------------------------------------------------------------------------------
+
+    def warm_up(self, proc, rt_name, base_url, tokens_file, label):
+        """Every model on every scenario at its lowest load, before any measurement: for the JIT, without
+        overloading a model before it is measured."""
+        for scenario in self.args.scenarios:
+            load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
+            for model in self.args.models:
+                services.wait_drained(proc, base_url)
+                run = PlannedRun(0, rt_name, scenario, load, 0, model, self.args.warmup)
+                rc, _ = self.k6(run, self.args.warmup, base_url, tokens_file, f"{label}-{run.tag}")
+                if rc not in (0, 99):
+                    raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {self.logs}/k6-{label}-{run.tag}.log")
+
+    def run_all(self):
+        args = self.args
+        workdir = tempfile.mkdtemp(prefix="bench-")
+        status = 0
+        started = time.time()
+        try:
+            java_home = services.find_java_home()
+            self.k6_exe = k6tool.find_or_install_k6(ROOT, self.logs)
+            self.env = services.environment(args, java_home, k6tool.k6_version(self.k6_exe))
+            self.env.update(pinning=pinning.describe(args.pin, os.cpu_count() or 1),
+                            planned_seconds=round(self.plan.planned_seconds()), **args.settings)
+            if args.target:
+                status = self.run_target(args.target)
+            else:
+                status = self.run_local(java_home, workdir)
+        except Interrupted as e:
+            log(f"interrupted ({e}): stopping everything")
+            status = 130
+        except Exception as e:  # noqa: BLE001 - any failure: clear message, cleanup, non-zero exit
+            log(f"ERROR: {e}")
+            with open(os.path.join(self.logs, "error.log"), "a") as f:
+                traceback.print_exc(file=f)
+            status = 1
+        finally:
+            if not self.pm.stop_all():
+                status = status or 1
+            shutil.rmtree(workdir, ignore_errors=True)
+        self.env.update(wall_seconds=round(time.time() - started), failures=self.failures, complete=status == 0)
+        table.write(self.out, self.rows, self.env)
+        return status
+
+    def run_local(self, java_home, workdir):
+        args = self.args
+        jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
+        if args.rebuild or not os.path.isfile(jar):
+            log("building the app: ./mvnw -B -q package -DskipTests")
+            run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
+                        os.path.join(self.logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
+        rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
+                          base_image=args.base_image)
+        rts = [runtimes.make(r, rt_options) for r in args.runtimes]
+        for rt in rts:
+            rt.check(ROOT)
+            self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, java_home, self.logs),
+                                                                     limits=rt.limits())
+        props, child_env, tokens_file, db_url = self.start_services(java_home, workdir)
+        base_url = f"http://127.0.0.1:{args.port}"
+        for rt in rts:
+            app, first = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}.log")
+            probe = rt.probe(app)
+            log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
+            services.smoke_test(base_url, args, tokens_file)
+            if "jwt-mysql" in args.scenarios and "point_select" not in self.env:
+                threads = int(self.env["jdbc_pool_max"])
+                log(f"measuring the database's point-select rate ({threads} JDBC threads, "
+                    f"{args.pointselect_seconds:.0f} s; the app is idle)")
+                self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
+                                                                      self.logs)
+                log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
+            self.warm_up(app, rt.name, base_url, tokens_file, "warmup")
+
+            def restart(n, rt=rt):
+                proc, _ = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}-restart{n}.log")
+                return proc, rt.probe(proc)
+
+            app = self.run_plan([r for r in self.plan.runs if r.runtime == rt.name], app, probe, base_url,
+                                tokens_file, restart)
+            self.pm.stop(app)
+        return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0
+
+    def run_target(self, base_url):
+        """An app started elsewhere: no database, downstream or app of ours, no process figures, same scripts."""
+        args = self.args
+        if "jwt-mysql" in args.scenarios and not args.tokens:
+            raise RuntimeError("--target with the jwt-mysql scenario needs --tokens FILE: tokens signed with the "
+                               "target's key (one per line)")
+        services.smoke_test(base_url, args, args.tokens)
+        self.warm_up(None, "target", base_url, args.tokens, "warmup")
+        self.run_plan(self.plan.runs, None, None, base_url, args.tokens, None)
+        return 1 if any("k6 exit" in f for f in self.failures) else 0
+
+    def run_plan(self, runs, app, probe, base_url, tokens_file, restart):
+        restarts = 0
+        with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=CONSOLE,
+                      transient=True) as progress:
+            task = progress.add_task("runs", total=len(runs))
+            for run in runs:
+                progress.update(task, description=f"run {run.index}/{len(self.plan.runs)} {run.scenario} "
+                                                  f"{run.model} {run.load.label} rep {run.repetition}")
+                drained = 0.0
+                if app is not None:
+                    try:
+                        drained = services.wait_drained(app, base_url)
+                    except services.StillBusy:
+                        # A starved model can leave a backlog that takes minutes to work off: restart and re-warm
+                        # rather than measure the next run on a stuck app, and mark the run that caused it.
+                        restarts += 1
+                        log(f"the app is still busy after 90 s: restarting it (restart {restarts})")
+                        self.pm.stop(app)
+                        app, probe = restart(restarts)
+                        self.warm_up(app, run.runtime, base_url, tokens_file, f"rewarm{restarts}")
+                        drained = services.wait_drained(app, base_url)
+                row = self.measure(run, run.runtime, probe, base_url, tokens_file)
+                row.drain_wait_s = round(drained, 1)
+                self.rows.append(row)
+                self.check(row)
+                log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
+                    f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
+                    f"dropped {row.dropped}")
+                table.write(self.out, self.rows, self.env)
+                if app is not None and not app.alive():
+                    raise RuntimeError(f"the app died during {run.tag}; see {app.log_path}")
+                time.sleep(self.plan.cooldown_s)
+                progress.advance(task)
+        return app
+
+
+def run(args, plan: Plan) -> int:
+    install_signal_handlers()
+    for d in ("logs", "k6", "samples"):
+        os.makedirs(os.path.join(args.out, d), exist_ok=True)
+    return Bench(args, plan).run_all()

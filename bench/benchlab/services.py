@@ -1,0 +1,264 @@
+"""The processes a benchmark needs and how to reach them: JDK, database, tokens, downstream, the app's readiness, and
+what the machine and the app's configuration are. Each fact about the app's interface lives in one function here."""
+import json
+import os
+import platform
+import re
+import secrets
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import psutil
+
+from benchlab.procs import log
+
+ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ISSUER = "https://concurrency-lab.example/issuer"
+# The app's limits printed in the report (a limit hides queueing): property -> what it bounds.
+LIMIT_PROPERTIES = {
+    "quarkus.datasource.jdbc.max-size": "JDBC pool (virtual, worker)",
+    "quarkus.datasource.reactive.max-size": "reactive pool",
+    "quarkus.datasource.jdbc.acquisition-timeout": "JDBC wait for a connection",
+    "lab.aggregate.deadline": "aggregation deadline (504 aggregate_deadline)",
+    "lab.overload.max-concurrent-lookups": "concurrent /users/me per model (503 service_overloaded)",
+    "lab.overload.max-concurrent-aggregations": "concurrent aggregations per model (503 service_overloaded)",
+    "quarkus.thread-pool.max-threads": "worker pool threads",
+    "quarkus.rest-client.downstream.connection-pool-size": "downstream client connections",
+    "lab.worker.branches.executor": "worker model's branch executor",
+}
+
+def find_java_home():
+    out = subprocess.run(["bash", "-c", ". .mvn/find-jdk.sh >/dev/null && echo \"$JAVA_HOME\""], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    home = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
+    if out.returncode != 0 or not home or not os.path.isfile(os.path.join(home, "bin", "java")):
+        raise RuntimeError("no JDK >= 21 found (.mvn/find-jdk.sh): " + (out.stderr.strip() or "no output"))
+    return home
+
+
+def first_line(path, prefix):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(prefix):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def app_properties():
+    """key -> value of the app's application.properties (prod values: profile-prefixed keys are skipped)."""
+    props = {}
+    try:
+        with open(os.path.join(ROOT, "src/main/resources/application.properties")) as f:
+            for line in f:
+                if "=" in line and not line.lstrip().startswith(("#", "%")):
+                    k, _, v = line.strip().partition("=")
+                    props[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return props
+
+
+def environment(args, java_home, k6_version):
+    """The machine, the software and the limits in force, for the report's header."""
+    env = {"command_line": args.command_line, "preset": args.preset,
+           "started": time.strftime("%Y-%m-%d %H:%M:%S %z")}
+    env["cpu_model"] = first_line("/proc/cpuinfo", "model name")
+    env["cores"] = psutil.cpu_count()
+    env["memory_gib"] = round(psutil.virtual_memory().total / 2**30, 1)
+    env["load_average_at_start"] = os.getloadavg()
+    env["os"] = f"{platform.platform()}"
+    java = os.path.join(java_home, "bin", "java")
+    ver = subprocess.run([java, "-XX:+PrintCommandLineFlags", "-version"], capture_output=True, text=True, timeout=60)
+    text = ver.stdout + ver.stderr
+    env["jdk"] = next((l for l in text.splitlines() if "Runtime Environment" in l), text.splitlines()[-1]).strip()
+    gc = re.search(r"-XX:\+Use(\w+)GC", text)
+    env["gc"] = (gc.group(1) + " GC (JVM default)") if gc else "JVM default"
+    try:
+        with open(os.path.join(ROOT, "pom.xml")) as f:
+            env["quarkus"] = re.search(r"<quarkus.platform.version>([^<]+)<", f.read()).group(1)
+    except (OSError, AttributeError):
+        env["quarkus"] = "unknown"
+    props = app_properties()
+    env["limits"] = {f"{what} ({key})": props.get(key, "Quarkus default") for key, what in LIMIT_PROPERTIES.items()}
+    env["jdbc_pool_max"] = props.get("quarkus.datasource.jdbc.max-size", "20")
+    env["k6"] = k6_version
+    env["git_commit"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                       text=True, timeout=10).stdout.strip() or None
+    return env
+
+
+def http_get(url, timeout=5.0, headers=None):
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, resp.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8", "replace")
+
+
+def wait_ready(proc, url, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if not proc.alive():
+            raise RuntimeError(f"{what} {proc.exit_info()} before it was ready; see {proc.log_path}")
+        try:
+            if http_get(url, timeout=2)[0] == 200:
+                return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"{what} not ready at {url} within {timeout:.0f} s; see {proc.log_path}")
+
+
+def start_database(pm, java_home, logs):
+    """The project's embedded MariaDB, started by Maven from the repository (`./mvnw -q exec:exec@database`): it prints
+    its JDBC URL as the first stdout line starting with jdbc: and runs until its process group is stopped."""
+    argv = [os.path.join(ROOT, "mvnw"), "-q", "exec:exec@database"]
+    proc = pm.start("database", argv, os.path.join(logs, "database.log"), cwd=ROOT, pipe_stdout=True,
+                    env=dict(os.environ, JAVA_HOME=java_home))
+    found = {}
+
+    def read():
+        with open(os.path.join(logs, "database.stdout"), "w") as sink:
+            for line in proc.popen.stdout:  # keep draining so the pipe never fills
+                if "url" not in found and line.startswith("jdbc:"):
+                    found["url"] = line.strip()
+                sink.write(line)
+                sink.flush()
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.time() + 180
+    while "url" not in found:
+        if not proc.alive():
+            raise RuntimeError(f"embedded database exited (code {proc.popen.returncode}); see {proc.log_path}")
+        if time.time() > deadline:
+            raise RuntimeError(f"embedded database printed no JDBC URL within 180 s; see {proc.log_path}")
+        time.sleep(0.2)
+    return proc, found["url"]
+
+
+class Jwt:
+    """A fresh HS256 secret or RS256 key pair per bench run."""
+
+    def __init__(self, alg, workdir):
+        self.alg = alg
+        self.props, self.env, self.token_props = {}, {}, {}
+        if alg == "hs256":
+            secret = secrets.token_hex(32)
+            # As in article 001: the raw shared secret in JWT_SECRET, and the standard algorithm property.
+            self.env["JWT_SECRET"] = secret
+            self.props["mp.jwt.verify.publickey.algorithm"] = "HS256"
+            self.token_props = {"tokens.alg": "HS256", "tokens.secret": secret}
+        else:
+            priv, pub = os.path.join(workdir, "jwt-private.pem"), os.path.join(workdir, "jwt-public.pem")
+            subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out",
+                            priv], check=True, capture_output=True, timeout=60)
+            subprocess.run(["openssl", "pkey", "-in", priv, "-pubout", "-out", pub], check=True,
+                           capture_output=True, timeout=60)
+            self.props["mp.jwt.verify.publickey.location"] = pub
+            self.token_props = {"tokens.alg": "RS256", "tokens.key": priv}
+        self.props["mp.jwt.verify.issuer"] = ISSUER
+
+
+def generate_tokens(pm, count, path, jwt, logs):
+    argv = [os.path.join(ROOT, "mvnw"), "-B", "-q", "test-compile", "exec:java@tokens", f"-Dtokens.count={count}",
+            f"-Dtokens.out={path}", *[f"-D{k}={v}" for k, v in jwt.token_props.items()]]
+    pm.run("token generation", argv, os.path.join(logs, "tokens.log"), timeout=900, cwd=ROOT)
+    with open(path) as f:
+        n = sum(1 for line in f if line.strip())
+    if n != count:
+        raise RuntimeError(f"expected {count} tokens in {path}, found {n}")
+
+
+def point_select_rate(pm, java_home, db_url, args, threads, logs):
+    argv = [os.path.join(java_home, "bin", "java"), "-cp", os.path.join(ROOT, "target/quarkus-app/lib/main/*"),
+            os.path.join(ROOT, "bench", "PointSelectRate.java"), "--url", db_url, "--user", args.db_user,
+            "--password", args.db_password, "--threads", str(threads), "--seconds", str(args.pointselect_seconds),
+            "--warmup", "2", "--users", str(args.users)]
+    log_path = os.path.join(logs, f"pointselect-{threads}.log")
+    pm.run("point-select measurement", argv, log_path, timeout=300)
+    with open(log_path) as f:
+        line = next((l for l in f if l.startswith("{")), None)
+    if line is None:
+        raise RuntimeError(f"PointSelectRate failed; see {logs}/pointselect-{threads}.log")
+    return json.loads(line)
+
+
+class StillBusy(RuntimeError):
+    """The app did not work off the previous run's backlog in time."""
+
+
+def wait_drained(app, base_url, timeout=90):
+    """After an overload the app may still be working through queued requests (a starved worker pool takes up to
+    the aggregation deadline per request to give up). The next run starts only when readiness answers within 2 s,
+    so that no run pays for the previous one. Returns the seconds waited."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if not app.alive():
+            raise RuntimeError(f"the app {app.exit_info()}; see {app.log_path}")
+        try:
+            if http_get(f"{base_url}/q/health/ready", timeout=2)[0] == 200:
+                return time.time() - t0
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(1)
+    raise StillBusy(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
+
+
+def first_success(app, base_url, args, tokens_file, t0, timeout, what):
+    """Seconds from t0 (the start command) to the first 200 on a real endpoint: /<model>/users/me with a token, or
+    the aggregate without one. Polled every 50 ms; connection refused and 5xx just mean "not yet"."""
+    m = args.models[0]
+    if tokens_file:
+        with open(tokens_file) as f:
+            url, headers = f"{base_url}/{m}/users/me", {"Authorization": "Bearer " + f.readline().strip()}
+    else:
+        url, headers = f"{base_url}/{m}/users/1/aggregate", {}
+    deadline = t0 + timeout
+    while time.time() < deadline:
+        if not app.alive():
+            raise RuntimeError(f"{what} {app.exit_info()} before it answered; see {app.log_path}")
+        try:
+            if http_get(url, timeout=5, headers=headers)[0] == 200:
+                return time.time() - t0
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not answer {url} with 200 within {timeout:.0f} s; see {app.log_path}")
+
+
+def quarkus_started(app):
+    """Quarkus's own "started in X s" (JVM start to HTTP listening), from the app's log."""
+    try:
+        if hasattr(app, "engine"):
+            out = app.engine("logs", app.name, timeout=30)
+            text = out.stdout + out.stderr
+        else:
+            with open(app.log_path, errors="replace") as f:
+                text = f.read()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"started in ([\d.]+)s", text)
+    return float(m.group(1)) if m else None
+
+
+def smoke_test(base_url, args, tokens_file):
+    """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
+    for m in args.models:
+        if tokens_file:
+            with open(tokens_file) as f:
+                token = f.readline().strip()
+            code, body = http_get(f"{base_url}/{m}/users/me", timeout=10, headers={"Authorization": "Bearer " + token})
+            if code != 200 or "user1@example.com" not in body:
+                raise RuntimeError(f"smoke test /{m}/users/me answered {code}: {body[:200]}")
+        if "aggregate" in args.scenarios:
+            code, body = http_get(f"{base_url}/{m}/users/1/aggregate", timeout=10)
+            if code != 200:
+                raise RuntimeError(f"smoke test /{m}/users/1/aggregate answered {code}: {body[:200]}")
+

@@ -1,0 +1,47 @@
+"""The tidy results: results.csv (one row per run), windows.csv (one row per run and second) and results.json
+(the environment and the same rows), all in the output directory. The report reads only these."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+
+import pandas as pd
+
+from benchlab.model import RunRow
+
+RESULTS_CSV = "results.csv"
+WINDOWS_CSV = "windows.csv"
+RESULTS_JSON = "results.json"
+
+
+def write(out: str, rows: list[RunRow], env: dict) -> None:
+    records = [dataclasses.asdict(r) for r in rows]
+    columns = [f.name for f in dataclasses.fields(RunRow)]
+    pd.DataFrame(records, columns=columns).to_csv(os.path.join(out, RESULTS_CSV), index=False)
+    tmp = os.path.join(out, RESULTS_JSON + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump({"environment": env, "runs": records}, f, indent=1)
+    os.replace(tmp, os.path.join(out, RESULTS_JSON))
+
+
+def append_windows(out: str, tag: str, per_second: pd.DataFrame) -> None:
+    """Seconds are renumbered from 0 within the run; the first and last (partial) seconds are kept, the bootstrap
+    treats every second alike."""
+    if per_second.empty:
+        return
+    df = per_second.assign(tag=tag, t=per_second["t"] - per_second["t"].min())
+    path = os.path.join(out, WINDOWS_CSV)
+    df[["tag", "t", "requests", "ok", "mean_ms", "p99_ms"]].to_csv(path, mode="a", index=False,
+                                                                     header=not os.path.isfile(path))
+
+
+def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """(runs, windows, environment) of a finished or interrupted benchmark."""
+    with open(os.path.join(out, RESULTS_JSON)) as f:
+        env = json.load(f)["environment"]
+    runs = pd.read_csv(os.path.join(out, RESULTS_CSV))
+    wpath = os.path.join(out, WINDOWS_CSV)
+    win = pd.read_csv(wpath) if os.path.isfile(wpath) else pd.DataFrame(
+        columns=["tag", "t", "requests", "ok", "mean_ms", "p99_ms"])
+    return runs, win, env

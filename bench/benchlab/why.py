@@ -1,0 +1,68 @@
+"""Which resource saturated first, named from the samples of the run where the SLO first broke.
+
+Each rule reads one column of the tidy table (a peak or an average over the run's samples) and scores it against
+the level at which that resource is taken as saturated; the highest score >= 1 is the answer. The levels:
+- a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue) is saturated as soon as anything waits;
+- CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
+  database likewise), and the machine at 95 % of all cores together;
+- GC at 5 % of the run's wall time spent in pauses."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    column: str
+    level_name: str  # how the threshold is computed: "cores" (x 90 %), "wait" (> 0) or a fixed number
+    resource: str
+    sentence: str  # formatted with the value
+
+
+RULES = (
+    Rule("worker_queue_max", "wait", "worker-pool queue",
+         "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool (each aggregation holds a worker "
+         "thread while it waits for branches that need worker threads too)"),
+    Rule("jdbc_awaiting_max", "wait", "JDBC pool wait",
+         "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
+    Rule("sql_queue_max", "wait", "reactive pool queue",
+         "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
+    Rule("k6_cpu_pct", "cores", "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
+    Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
+    Rule("app_cpu_pct", "cores", "app CPU", "app CPU: {v:.0f} %"),
+    Rule("host_cpu_pct", "95", "machine CPU", "the machine's CPUs were full: {v:.0f} % of all cores"),
+    Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
+)
+
+
+def threshold(rule: Rule, cores: int) -> float:
+    if rule.level_name == "wait":
+        return 0.5  # counts are integers: one waiter is a wait
+    if rule.level_name == "cores":
+        return 90.0 * cores
+    return float(rule.level_name)
+
+
+def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
+    """(score, rule, value) of every rule over its level, highest score first."""
+    hits = []
+    for rule in RULES:
+        v = row.get(rule.column)
+        if v is None or v != v:  # missing or NaN: not sampled (e.g. --target without access to the process)
+            continue
+        score = v / threshold(rule, cores)
+        if score >= 1:
+            hits.append((score, rule, float(v)))
+    return sorted(hits, key=lambda h: -h[0])
+
+
+def explain(row: dict, cores: int) -> str:
+    """One sentence for a run, e.g. the first step where a model broke its SLO."""
+    hits = saturated(row, cores)
+    if not hits:
+        return "no sampled resource was saturated (latency grew without a full queue or CPU: look at the downstream)"
+    _, rule, v = hits[0]
+    text = rule.sentence.format(v=v)
+    if len(hits) > 1:
+        text += "; also " + ", ".join(h[1].resource for h in hits[1:])
+    return text

@@ -1,0 +1,46 @@
+"""Per-second windows of a run from k6's CSV output: the samples the statistics resample.
+
+k6 writes one row per metric sample (`--out csv=FILE.gz`, timestamps in whole seconds, when the request ended).
+Only http_req_duration rows of the measured requests (those tagged with a model) are kept; everything else is
+dropped while reading, and the CSV itself is deleted once reduced."""
+from __future__ import annotations
+
+import pandas as pd
+
+EMPTY = pd.DataFrame({"t": pd.Series(dtype=int), "ms": pd.Series(dtype=float), "ok": pd.Series(dtype=bool),
+                      "status": pd.Series(dtype=int)})
+COLUMNS = ["metric_name", "timestamp", "metric_value", "expected_response", "status", "extra_tags"]
+
+
+def read_k6_csv(path: str) -> pd.DataFrame:
+    """Measured requests: t (s), ms, ok, status."""
+    raw = pd.read_csv(path, usecols=COLUMNS, dtype={"extra_tags": "string", "status": "string"})
+    req = raw[(raw["metric_name"] == "http_req_duration") & raw["extra_tags"].fillna("").str.contains("model=")]
+    return pd.DataFrame({"t": req["timestamp"].astype(int), "ms": req["metric_value"].astype(float),
+                         "ok": req["expected_response"].astype(str) == "true",
+                         "status": pd.to_numeric(req["status"], errors="coerce").fillna(0).astype(int)})
+
+
+def per_second(requests: pd.DataFrame) -> pd.DataFrame:
+    """One row per second: requests, ok, mean_ms and p99_ms over every request that ended in it."""
+    g = requests.groupby("t")
+    if requests.empty:
+        return pd.DataFrame(columns=["t", "requests", "ok", "mean_ms", "p99_ms"])
+    out = pd.DataFrame({"requests": g.size(), "ok": g["ok"].sum(), "mean_ms": g["ms"].mean(),
+                        "p99_ms": g["ms"].quantile(0.99)})
+    return out.reset_index()
+
+
+def summary(requests: pd.DataFrame) -> dict:
+    """The run's figures from its requests. The window runs from the first to the last second with a finished
+    request, so requests finishing in k6's graceful stop count against the time they really took."""
+    if requests.empty:
+        return dict(window_s=0.0, requests=0, errors=0, status_0=0, status_4xx=0, status_5xx=0, ok_rps=0.0,
+                    p50_ms=None, p99_ms=None, max_ms=None)
+    window = float(requests["t"].max() - requests["t"].min() + 1)
+    s = requests["status"]
+    return dict(window_s=window, requests=len(requests), errors=int((~requests["ok"]).sum()),
+                status_0=int((s == 0).sum()), status_4xx=int(s.between(400, 499).sum()),
+                status_5xx=int(s.between(500, 599).sum()), ok_rps=float(requests["ok"].sum() / window),
+                p50_ms=float(requests["ms"].quantile(0.5)), p99_ms=float(requests["ms"].quantile(0.99)),
+                max_ms=float(requests["ms"].max()))

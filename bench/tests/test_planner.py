@@ -1,0 +1,38 @@
+from benchlab.model import MODELS, Load
+from benchlab.planner import RUN_OVERHEAD_S, make_plan
+
+
+def plan(reps=3):
+    loads = {"jwt-mysql": [Load("open", 100), Load("open", 200)], "aggregate": [Load("open", 50)]}
+    return make_plan(["jvm"], ["jwt-mysql", "aggregate"], loads, list(MODELS), reps, 20, 10, 2)
+
+
+def test_every_combination_once():
+    runs = plan().runs
+    assert len(runs) == 3 * 3 * 3  # 3 steps x 3 repetitions x 3 models
+    keys = {(r.scenario, r.load, r.repetition, r.model) for r in runs}
+    assert len(keys) == len(runs)
+    assert [r.index for r in runs] == list(range(1, len(runs) + 1))
+
+
+def test_models_interleaved_and_first_model_alternates():
+    runs = plan().runs[:9]  # the first step: 3 repetitions
+    assert [r.model for r in runs] == ["virtual", "worker", "reactive", "reactive", "worker", "virtual",
+                                       "virtual", "worker", "reactive"]
+    assert [r.repetition for r in runs] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+
+
+def test_steps_climb_in_order_within_a_scenario():
+    loads = [r.load.value for r in plan(1).runs if r.scenario == "jwt-mysql"]
+    assert loads == sorted(loads)
+
+
+def test_planned_seconds_is_runs_plus_warmups_with_overhead():
+    p = plan(1)
+    expected = len(p.runs) * (20 + 2 + RUN_OVERHEAD_S) + 6 * (10 + RUN_OVERHEAD_S)
+    assert p.planned_seconds() == expected
+
+
+def test_tags_are_unique():
+    tags = [r.tag for r in plan().runs]
+    assert len(set(tags)) == len(tags)

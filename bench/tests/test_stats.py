@@ -1,0 +1,42 @@
+import numpy as np
+
+from benchlab import stats
+
+
+def runs(mean, n_runs=3, seconds=20, seed=0):
+    rng = np.random.default_rng(seed)
+    return [mean + rng.normal(0, 1, seconds) for _ in range(n_runs)]
+
+
+def test_same_distribution_is_no_detectable_difference():
+    d = stats.difference(runs(10, seed=1), runs(10, seed=2))
+    assert not d.detectable
+    assert stats.verdict("a", "b", d, "mean latency", "ms").startswith("no detectable difference")
+
+
+def test_clear_shift_is_detected_with_the_right_sign_and_percent():
+    d = stats.difference(runs(12, seed=3), runs(10, seed=4))
+    assert d.detectable and d.low > 0
+    share, low, high = d.as_percent()
+    assert low < share < high
+    assert 0.15 < share < 0.25
+    text = stats.verdict("worker", "reactive", d, "mean latency", "ms")
+    assert text.startswith(f"worker mean latency is {share * 100:.0f} % higher than reactive")
+
+
+def test_lower_wording():
+    d = stats.difference(runs(8, seed=5), runs(10, seed=6))
+    assert "% lower than" in stats.verdict("a", "b", d, "mean latency", "ms")
+
+
+def test_block_resample_keeps_run_length_and_reproduces():
+    rng = np.random.default_rng(7)
+    dist = stats.block_resample_means([np.arange(7.0)], rng, resamples=50, block=5)
+    assert dist.shape == (50,)
+    assert dist.min() >= 0 and dist.max() <= 6
+    assert stats.difference(runs(10), runs(11)) == stats.difference(runs(10), runs(11))
+
+
+def test_short_run_shorter_than_a_block():
+    d = stats.difference([np.array([1.0, 2.0])], [np.array([1.0, 2.0])])
+    assert d.estimate == 0

@@ -1,0 +1,23 @@
+from benchlab import why
+
+
+def test_worker_queue_names_starvation_with_the_figure():
+    row = {"worker_queue_max": 412, "app_cpu_pct": 60, "k6_cpu_pct": 20}
+    text = why.explain(row, cores=2)
+    assert text.startswith("worker-pool starvation: up to 412 tasks queued")
+
+
+def test_k6_cpu_is_named_when_the_load_generator_is_the_limit():
+    text = why.explain({"k6_cpu_pct": 190, "app_cpu_pct": 100}, cores=2)
+    assert text.startswith("the load generator was the limit: k6 used 190 % CPU")
+
+
+def test_highest_score_first_and_others_listed():
+    text = why.explain({"jdbc_awaiting_max": 3, "host_cpu_pct": 99}, cores=2)
+    assert text.startswith("JDBC pool wait: up to 3")
+    assert "also machine CPU" in text
+
+
+def test_nothing_saturated_and_missing_values():
+    assert why.explain({"app_cpu_pct": 30, "worker_queue_max": float("nan")}, cores=2).startswith(
+        "no sampled resource was saturated")
