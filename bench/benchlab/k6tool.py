@@ -38,7 +38,8 @@ def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout, 
     """Runs k6 in its own process group; returns the exit code (0 ok, 99 threshold crossed, other = error).
     csv_path: k6 writes every metric sample there (gzipped), for the per-second windows. cores: a taskset list.
     started: called with the process once it runs (the sampler reads its CPU)."""
-    env = dict(os.environ, K6_NO_USAGE_REPORT="true", SUMMARY_FILE=summary_file, **env_vars)
+    env = dict(os.environ, K6_NO_USAGE_REPORT="true", SUMMARY_FILE=summary_file, K6_CSV_TIME_FORMAT="unix_milli",
+               **env_vars)
     argv = [k6, "run", "--no-usage-report", "--quiet", "--no-color", "--address", f"127.0.0.1:{api_port}",
             "--summary-trend-stats", TREND_STATS, *(["--out", f"csv={csv_path}"] if csv_path else []), script]
     if cores:

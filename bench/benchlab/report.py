@@ -152,12 +152,10 @@ def curves(runs: pd.DataFrame) -> list[str]:
     med = median_rows(runs[runs.load_model == "open"])
     for scenario, g in med.groupby("scenario"):
         fig = go.Figure()
-        for model in MODELS:
+        for model in sorted(g.model.unique(), key=lambda m: (MODELS.index(m.split()[0]), m)):
             gm = g[g.model == model].sort_values("load")
-            if gm.empty:
-                continue
             fig.add_trace(go.Scatter(x=gm.ok_rps, y=gm.p99_ms, mode="lines+markers", name=model,
-                                     line={"color": MODEL_COLORS[model]},
+                                     line={"color": MODEL_COLORS.get(model)},
                                      text=[f"offered {v:g}/s" for v in gm.load], hovertemplate="%{text}<br>"
                                      "%{x:.0f} ok/s, p99 %{y:.1f} ms"))
         fig.add_hline(y=SCENARIOS[scenario].slo_p99_ms, line_dash="dot", annotation_text="SLO p99")
@@ -183,6 +181,9 @@ def settings_table(env: dict) -> Table:
 
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
+    if runs.runtime.nunique() > 1:
+        # each runtime's models are compared as models of their own: "virtual (container-jvm)"
+        runs["model"] = runs.model + " (" + runs.runtime + ")"
     context = dict(env=env, complete=env.get("complete", False))
     context["tables"] = [capacity_table(runs, env)] if (runs.load_model == "open").any() else []
     context["comparisons"] = comparison_sentences(runs, win) if not win.empty else []

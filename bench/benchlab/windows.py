@@ -1,23 +1,24 @@
 """Per-second windows of a run from k6's CSV output: the samples the statistics resample.
 
-k6 writes one row per metric sample (`--out csv=FILE.gz`, timestamps in whole seconds, when the request ended).
+k6 writes one row per metric sample (`--out csv=FILE.gz`, K6_CSV_TIME_FORMAT=unix_milli: when the request ended).
 Only http_req_duration rows of the measured requests (those tagged with a model) are kept; everything else is
 dropped while reading, and the CSV itself is deleted once reduced."""
 from __future__ import annotations
 
 import pandas as pd
 
-EMPTY = pd.DataFrame({"t": pd.Series(dtype=int), "ms": pd.Series(dtype=float), "ok": pd.Series(dtype=bool),
+EMPTY = pd.DataFrame({"t_ms": pd.Series(dtype="int64"), "t": pd.Series(dtype="int64"), "ms": pd.Series(dtype=float), "ok": pd.Series(dtype=bool),
                       "status": pd.Series(dtype=int)})
 COLUMNS = ["metric_name", "timestamp", "metric_value", "expected_response", "status", "extra_tags"]
 
 
 def read_k6_csv(path: str) -> pd.DataFrame:
-    """Measured requests: t (s), ms, ok, status."""
+    """Measured requests: t_ms (when it ended), t (that second), ms, ok, status."""
     raw = pd.read_csv(path, usecols=COLUMNS, dtype={"extra_tags": "string", "status": "string"})
     req = raw[(raw["metric_name"] == "http_req_duration") & raw["extra_tags"].fillna("").str.contains("model=")]
-    return pd.DataFrame({"t": req["timestamp"].astype(int), "ms": req["metric_value"].astype(float),
-                         "ok": req["expected_response"].astype(str) == "true",
+    t_ms = req["timestamp"].astype("int64")
+    return pd.DataFrame({"t_ms": t_ms, "t": t_ms // 1000, "ms": req["metric_value"].astype(float),
+                         "ok": req["expected_response"].astype(str).str.lower() == "true",
                          "status": pd.to_numeric(req["status"], errors="coerce").fillna(0).astype(int)})
 
 
@@ -32,12 +33,16 @@ def per_second(requests: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary(requests: pd.DataFrame) -> dict:
-    """The run's figures from its requests. The window runs from the first to the last second with a finished
-    request, so requests finishing in k6's graceful stop count against the time they really took."""
+    """The run's figures from its requests. The window is measured from when requests really ended: n requests
+    ending over a span of s seconds are n - 1 intervals, so the window is s x n / (n - 1) and the rate
+    (n - 1) / s. Requests finishing in k6's graceful stop count against the time they really took, and a window
+    is never the nominal duration."""
     if requests.empty:
         return dict(window_s=0.0, requests=0, errors=0, status_0=0, status_4xx=0, status_5xx=0, ok_rps=0.0,
                     p50_ms=None, p99_ms=None, max_ms=None)
-    window = float(requests["t"].max() - requests["t"].min() + 1)
+    n = len(requests)
+    span = (requests["t_ms"].max() - requests["t_ms"].min()) / 1000
+    window = float(span * n / (n - 1)) if n > 1 and span > 0 else 1.0
     s = requests["status"]
     return dict(window_s=window, requests=len(requests), errors=int((~requests["ok"]).sum()),
                 status_0=int((s == 0).sum()), status_4xx=int(s.between(400, 499).sum()),

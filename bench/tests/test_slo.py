@@ -1,0 +1,33 @@
+import pandas as pd
+
+from benchlab import slo
+
+
+def rows(model, scenario, results):
+    """results: (load, repetition, p99_ms, errors, dropped) with 1000 requests each."""
+    return [dict(scenario=scenario, model=model, load_model="open", load=l, repetition=r, p99_ms=p, errors=e,
+                 dropped=d, requests=1000) for l, r, p, e, d in results]
+
+
+def test_capacity_is_the_highest_step_held_with_the_ladder_interval():
+    t = pd.DataFrame(rows("worker", "aggregate", [
+        (50, 1, 610, 0, 0), (100, 1, 650, 0, 0), (200, 1, 6000, 300, 0),
+        (50, 2, 610, 0, 0), (100, 2, 800, 0, 0), (200, 2, 6000, 300, 0),
+        (50, 3, 612, 0, 0), (100, 3, 690, 1, 0), (200, 3, 6000, 300, 0)]))
+    (c,) = slo.capacities(t)
+    assert (c.rate, c.low, c.high) == (100, 50, 200)
+
+
+def test_errors_and_dropped_count_against_the_slo():
+    t = pd.DataFrame(rows("virtual", "jwt-mysql", [(100, 1, 5, 1, 0), (200, 1, 5, 1, 1), (400, 1, 5, 0, 0)]))
+    (c,) = slo.capacities(t)
+    # 2 of 1001 offered at 200/s breaks 0.1 %; the pass at 400/s above a failure is not capacity
+    assert (c.rate, c.low, c.high) == (100, 100, 200)
+
+
+def test_no_step_held_and_top_of_ladder():
+    t = pd.DataFrame(rows("worker", "jwt-mysql", [(100, 1, 80, 0, 0)]) + rows("reactive", "jwt-mysql",
+                                                                             [(100, 1, 3, 0, 0)]))
+    caps = {c.model: c for c in slo.capacities(t)}
+    assert caps["worker"].rate == 0 and caps["worker"].high == 100
+    assert caps["reactive"].rate == 100 and caps["reactive"].high == 100
