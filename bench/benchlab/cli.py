@@ -149,7 +149,8 @@ def main(argv):
                          args.warmup, args.cooldown)
         log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
             f"{args.warmup:.0f} s; planned load phase at most {fmt_duration(plan.planned_seconds())} "
-            f"(plus start-up: build if needed, database, tokens, app)")
+            f"(plus start-up: build if needed, database, tokens, app; and about 45 s for each restart of an app "
+            f"left starved by a run)")
         status = runner.run(args, plan)
         if status == 130:
             return status

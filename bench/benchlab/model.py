@@ -88,4 +88,5 @@ class RunRow:
     jdbc_blocking_ms_avg: float | None
     sql_queue_max: float | None
     gc_share_pct: float | None
+    metrics_missed_pct: float | None  # samples in which /q/metrics did not answer within 1.5 s
     drain_wait_s: float = 0.0

@@ -44,7 +44,8 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
                                   "host_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
                                   "gc_share_pct", "jdbc_blocking_ms_avg")}
     agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
-    agg.update({c: "max" for c in ("worker_queue_max", "worker_active_max", "jdbc_awaiting_max", "sql_queue_max")})
+    agg.update({c: "max" for c in ("worker_queue_max", "worker_active_max", "jdbc_awaiting_max", "sql_queue_max",
+                                   "metrics_missed_pct")})
     agg["repetition"] = "nunique"
     return runs.groupby(keys, sort=True).agg(agg).reset_index()
 
@@ -60,6 +61,9 @@ def physical_limit(scenario: str, env: dict, cap: slo.Capacity) -> tuple[float |
 
 def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
     caps = slo.capacities(runs)
+    first = {}
+    for c in caps:
+        first.setdefault(c.scenario, c)
     rows = []
     cores = int(env.get("cores") or 1)
     for scenario in SCENARIOS:
@@ -80,8 +84,7 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
             f"dropped iterations <= {SLO_MAX_BAD_SHARE:.1%} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
-                f"{s}: {physical_limit(s, env, c)[1]}" for s in SCENARIOS for c in caps[:1] if
-                any(x.scenario == s for x in caps)) + ".")
+                f"{s}: {physical_limit(s, env, first[s])[1]}" for s in SCENARIOS if s in first) + ".")
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"], rows, note)
 
@@ -133,11 +136,12 @@ def runs_table(med: pd.DataFrame) -> Table:
                      num(r.app_cpu_pct, 0), num(r.k6_cpu_pct, 0), num(r.db_cpu_pct, 0),
                      num(r.app_cpu_ms_per_req, 2) if busy else "-",
                      num(r.worker_queue_max, 0), num(r.jdbc_awaiting_max, 0), num(r.sql_queue_max, 0),
-                     num(r.gc_share_pct, 1), num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
+                     num(r.metrics_missed_pct, 0), num(r.gc_share_pct, 1), num(r.rss_peak_mb, 0),
+                     num(r.threads_peak, 0)])
     return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
                                 "app CPU ms/req", "worker queue max", "JDBC awaiting max", "reactive queue max",
-                                "GC %", "RSS MB", "threads"], rows,
+                                "metrics unanswered %", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
                  "/ the measured window (first to last second with a finished request). p50/p99 over every finished "
                  "request, failed ones included. CPU % = average over the run, 100 = one core. App CPU ms/req only "
@@ -168,12 +172,13 @@ def curves(runs: pd.DataFrame) -> list[str]:
 
 def limits_table(env: dict) -> Table:
     rows = [[k, str(v)] for k, v in (env.get("limits") or {}).items()]
+    rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
     return Table("Limits in force", ["limit", "value"], rows, "A limit hides queueing behind it: a request refused "
                  "at once (503) or cut at a deadline (504) counts as failed, never as fast.")
 
 
 def settings_table(env: dict) -> Table:
-    keys = ("command_line", "preset", "planned_seconds", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
+    keys = ("command_line", "preset", "planned_seconds", "load_seconds", "restarts", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
             "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "failures")
     return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])

@@ -15,6 +15,9 @@ from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_
 from benchlab.services import ROOT
 
 
+REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a full warm-up
+
+
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
            "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(args.timeout)}s"}
@@ -157,7 +160,9 @@ class Bench:
                                  default=None),
             worker_active_max=smp.peak("worker_active"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
             jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
-            gc_share_pct=None if gc_share is None else round(gc_share, 2))
+            gc_share_pct=None if gc_share is None else round(gc_share, 2),
+            metrics_missed_pct=None if probe is None and not smp.rows else
+            round(100 * sum(r.get("metrics_missed", 0) for r in smp.rows) / max(len(smp.rows), 1), 1))
 
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):
@@ -168,15 +173,16 @@ class Bench:
 
     # --- the whole run -------------------------------------------------------------------------------------------
 
-    def warm_up(self, proc, rt_name, base_url, tokens_file, label):
+    def warm_up(self, proc, rt_name, base_url, tokens_file, label, scenarios=None, seconds=None):
         """Every model on every scenario at its lowest load, before any measurement: for the JIT, without
         overloading a model before it is measured."""
-        for scenario in self.args.scenarios:
+        seconds = seconds or self.args.warmup
+        for scenario in scenarios or self.args.scenarios:
             load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
             for model in self.args.models:
                 services.wait_drained(proc, base_url)
-                run = PlannedRun(0, rt_name, scenario, load, 0, model, self.args.warmup)
-                rc, _ = self.k6(run, self.args.warmup, base_url, tokens_file, f"{label}-{run.tag}")
+                run = PlannedRun(0, rt_name, scenario, load, 0, model, seconds)
+                rc, _ = self.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
                 if rc not in (0, 99):
                     raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {self.logs}/k6-{label}-{run.tag}.log")
 
@@ -239,6 +245,7 @@ class Bench:
                 self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
                                                                       self.logs)
                 log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
+            t_load = time.time()
             self.warm_up(app, rt.name, base_url, tokens_file, "warmup")
 
             def restart(n, rt=rt):
@@ -247,6 +254,7 @@ class Bench:
 
             app = self.run_plan([r for r in self.plan.runs if r.runtime == rt.name], app, probe, base_url,
                                 tokens_file, restart)
+            self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
             self.pm.stop(app)
         return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0
 
@@ -257,8 +265,10 @@ class Bench:
             raise RuntimeError("--target with the jwt-mysql scenario needs --tokens FILE: tokens signed with the "
                                "target's key (one per line)")
         services.smoke_test(base_url, args, args.tokens)
+        t_load = time.time()
         self.warm_up(None, "target", base_url, args.tokens, "warmup")
         self.run_plan(self.plan.runs, None, None, base_url, args.tokens, None)
+        self.env["load_seconds"] = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in self.failures) else 0
 
     def run_plan(self, runs, app, probe, base_url, tokens_file, restart):
@@ -274,13 +284,15 @@ class Bench:
                     try:
                         drained = services.wait_drained(app, base_url)
                     except services.StillBusy:
-                        # A starved model can leave a backlog that takes minutes to work off: restart and re-warm
-                        # rather than measure the next run on a stuck app, and mark the run that caused it.
+                        # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a
+                        # short re-warm of the next run's scenario cost less, and no run pays for the one before.
                         restarts += 1
-                        log(f"the app is still busy after 90 s: restarting it (restart {restarts})")
+                        self.env["restarts"] = self.env.get("restarts", 0) + 1
+                        log(f"the app is still busy 15 s after the run: restarting it (restart {restarts})")
                         self.pm.stop(app)
                         app, probe = restart(restarts)
-                        self.warm_up(app, run.runtime, base_url, tokens_file, f"rewarm{restarts}")
+                        self.warm_up(app, run.runtime, base_url, tokens_file, f"rewarm{restarts}",
+                                     scenarios=[run.scenario], seconds=REWARM_S)
                         drained = services.wait_drained(app, base_url)
                 row = self.measure(run, run.runtime, probe, base_url, tokens_file)
                 row.drain_wait_s = round(drained, 1)

@@ -25,7 +25,7 @@ METRICS = {
     "branch_queue": ("executor_queued_tasks", ("name", "worker-branches")),
 }
 COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "host_cpu_pct",
-           "os_threads", *METRICS]
+           "os_threads", "metrics_missed", *METRICS]
 
 
 def read_int(path):
@@ -182,8 +182,10 @@ class Sampler(threading.Thread):
                     row[f"{name}_cpu_pct"] = round(100 * (value - prev[1][name]) / elapsed, 1)
         try:
             row.update(scrape(self.metrics_url))
+            row["metrics_missed"] = 0
         except Exception:  # noqa: BLE001 - an overloaded app may not answer in time; keep the OS numbers
-            pass
+            # /q/metrics is served by the worker pool: a starved pool shows as a scrape that is not answered
+            row["metrics_missed"] = 1
         self.rows.append(row)
         return now, cpu
 

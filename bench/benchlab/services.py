@@ -85,7 +85,7 @@ def environment(args, java_home, k6_version):
     except (OSError, AttributeError):
         env["quarkus"] = "unknown"
     props = app_properties()
-    env["limits"] = {f"{what} ({key})": props.get(key, "Quarkus default") for key, what in LIMIT_PROPERTIES.items()}
+    env["limits"] = {f"{what} ({key})": props.get(key, "not set: the built-in default") for key, what in LIMIT_PROPERTIES.items()}
     env["jdbc_pool_max"] = props.get("quarkus.datasource.jdbc.max-size", "20")
     env["k6"] = k6_version
     env["git_commit"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -194,7 +194,7 @@ class StillBusy(RuntimeError):
     """The app did not work off the previous run's backlog in time."""
 
 
-def wait_drained(app, base_url, timeout=90):
+def wait_drained(app, base_url, timeout=15):
     """After an overload the app may still be working through queued requests (a starved worker pool takes up to
     the aggregation deadline per request to give up). The next run starts only when readiness answers within 2 s,
     so that no run pays for the previous one. Returns the seconds waited."""

@@ -61,12 +61,17 @@ def difference(a_runs: list[np.ndarray], b_runs: list[np.ndarray], seed: int = 1
     return Difference(a_mean - b_mean, float(low), float(high), b_mean)
 
 
+def percent(share: float, sign: str = "") -> str:
+    """Whole percents, or one decimal below 1 % so that a small detectable difference never reads '0 %'."""
+    return f"{share * 100:{sign}.0f}" if abs(share) >= 0.01 else f"{share * 100:{sign}.1f}"
+
+
 def verdict(a_name: str, b_name: str, d: Difference, what: str, unit: str) -> str:
     """One sentence: the difference with its interval, or 'no detectable difference'."""
     share, low, high = d.as_percent()
-    interval = f"95 % CI {low * 100:+.0f} % to {high * 100:+.0f} %"
+    interval = f"95 % CI {percent(low, '+')} % to {percent(high, '+')} %"
     if not d.detectable:
         return f"no detectable difference in {what} between {a_name} and {b_name} ({interval})"
     direction = "higher" if share > 0 else "lower"
-    return (f"{a_name} {what} is {abs(share) * 100:.0f} % {direction} than {b_name} "
+    return (f"{a_name} {what} is {percent(abs(share))} % {direction} than {b_name} "
             f"({d.estimate + d.reference:.3g} vs {d.reference:.3g} {unit}; {interval})")

@@ -5,7 +5,10 @@ the level at which that resource is taken as saturated; the highest score >= 1 i
 - a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue) is saturated as soon as anything waits;
 - CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
   database likewise), and the machine at 95 % of all cores together;
-- GC at 5 % of the run's wall time spent in pauses."""
+- GC at 5 % of the run's wall time spent in pauses;
+- the worker pool as starved when /q/metrics (which the worker pool serves) went unanswered in half the samples
+  or more while the app's CPU was not saturated: its threads were blocked, not busy. The queue itself cannot be
+  read then (the scrape is what is starved); the last queue length seen is given when there is one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,6 +26,9 @@ RULES = (
     Rule("worker_queue_max", "wait", "worker-pool queue",
          "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool (each aggregation holds a worker "
          "thread while it waits for branches that need worker threads too)"),
+    Rule("metrics_missed_pct", "50", "worker-pool starvation",
+         "worker-pool starvation: /q/metrics, served by the worker pool, went unanswered in {v:.0f} % of the "
+         "samples while the app's CPU was not saturated (blocked threads, not busy ones)"),
     Rule("jdbc_awaiting_max", "wait", "JDBC pool wait",
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
     Rule("sql_queue_max", "wait", "reactive pool queue",
@@ -51,6 +57,8 @@ def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
         if v is None or v != v:  # missing or NaN: not sampled (e.g. --target without access to the process)
             continue
         score = v / threshold(rule, cores)
+        if rule.column == "metrics_missed_pct" and (row.get("app_cpu_pct") or 0) >= 90.0 * cores:
+            continue  # a CPU-bound app misses scrapes too; that is the CPU rule's case
         if score >= 1:
             hits.append((score, rule, float(v)))
     return sorted(hits, key=lambda h: -h[0])

@@ -40,3 +40,10 @@ def test_block_resample_keeps_run_length_and_reproduces():
 def test_short_run_shorter_than_a_block():
     d = stats.difference([np.array([1.0, 2.0])], [np.array([1.0, 2.0])])
     assert d.estimate == 0
+
+
+def test_small_detectable_difference_is_not_written_as_zero():
+    a = [np.full(20, 606.0) + np.linspace(0, 0.1, 20)]
+    b = [np.full(20, 604.0) + np.linspace(0, 0.1, 20)]
+    text = stats.verdict("virtual", "worker", stats.difference(a, b), "mean latency", "ms")
+    assert text.startswith("virtual mean latency is 0.3 % higher than worker")

@@ -21,3 +21,13 @@ def test_highest_score_first_and_others_listed():
 def test_nothing_saturated_and_missing_values():
     assert why.explain({"app_cpu_pct": 30, "worker_queue_max": float("nan")}, cores=2).startswith(
         "no sampled resource was saturated")
+
+
+def test_unanswered_metrics_with_idle_cpu_names_starvation():
+    text = why.explain({"metrics_missed_pct": 83, "app_cpu_pct": 9, "worker_queue_max": 0}, cores=2)
+    assert text.startswith("worker-pool starvation: /q/metrics, served by the worker pool, went unanswered in 83 %")
+
+
+def test_unanswered_metrics_with_full_cpu_is_the_cpu():
+    text = why.explain({"metrics_missed_pct": 83, "app_cpu_pct": 195}, cores=2)
+    assert text.startswith("app CPU: 195 %")
