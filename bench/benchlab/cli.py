@@ -9,7 +9,7 @@ import time
 
 from benchlab import runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
-from benchlab.planner import make_plan
+from benchlab.planner import expected_restart, make_plan
 from benchlab.procs import log
 from benchlab.services import ROOT
 
@@ -138,7 +138,8 @@ def fmt_duration(seconds):
 def main(argv):
     args = parse_args(argv)
     if args.self_test:
-        return subprocess.call([sys.executable, "-m", "pytest", "-q", os.path.join(ROOT, "bench", "tests")])
+        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                os.path.join(ROOT, "bench", "tests")])
     if args.compare:
         from benchlab import compare
         print(compare.render(*args.compare))
@@ -148,9 +149,9 @@ def main(argv):
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown)
         log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
-            f"{args.warmup:.0f} s; planned load phase at most {fmt_duration(plan.planned_seconds())} "
-            f"(plus start-up: build if needed, database, tokens, app; and about 45 s for each restart of an app "
-            f"left starved by a run)")
+            f"{args.warmup:.0f} s; planned load phase {fmt_duration(plan.planned_seconds())} "
+            f"(with {sum(map(expected_restart, plan.runs))} restarts after runs expected to starve the worker pool; "
+            f"plus start-up: build if needed, database, tokens, app)")
         status = runner.run(args, plan)
         if status == 130:
             return status

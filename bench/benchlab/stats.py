@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchlab.wording import fmt
+
 BLOCK_S = 5  # seconds per block: longer than the queues seen here take to drain at a stable load
 RESAMPLES = 2000
 LEVEL = 0.95
@@ -74,4 +76,4 @@ def verdict(a_name: str, b_name: str, d: Difference, what: str, unit: str) -> st
         return f"no detectable difference in {what} between {a_name} and {b_name} ({interval})"
     direction = "higher" if share > 0 else "lower"
     return (f"{a_name} {what} is {percent(abs(share))} % {direction} than {b_name} "
-            f"({d.estimate + d.reference:.3g} vs {d.reference:.3g} {unit}; {interval})")
+            f"({fmt(d.estimate + d.reference)} vs {fmt(d.reference)} {unit}; {interval})")

@@ -41,6 +41,9 @@ def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     with open(os.path.join(out, RESULTS_JSON)) as f:
         env = json.load(f)["environment"]
     runs = pd.read_csv(os.path.join(out, RESULTS_CSV))
+    for f in dataclasses.fields(RunRow):
+        if f.name not in runs:  # a table written by an older bench: the figure was not recorded
+            runs[f.name] = None
     wpath = os.path.join(out, WINDOWS_CSV)
     win = pd.read_csv(wpath) if os.path.isfile(wpath) else pd.DataFrame(
         columns=["tag", "t", "requests", "ok", "mean_ms", "p99_ms"])

@@ -1,5 +1,5 @@
 from benchlab.model import MODELS, Load
-from benchlab.planner import RUN_OVERHEAD_S, make_plan
+from benchlab.planner import RESTART_S, RUN_OVERHEAD_S, expected_restart, make_plan
 
 
 def plan(reps=3):
@@ -36,3 +36,10 @@ def test_planned_seconds_is_runs_plus_warmups_with_overhead():
 def test_tags_are_unique():
     tags = [r.tag for r in plan().runs]
     assert len(set(tags)) == len(tags)
+
+
+def test_a_restart_is_planned_after_each_worker_run_past_starvation():
+    loads = {"aggregate": [Load("open", 100), Load("open", 150)]}
+    p = make_plan(["jvm"], ["aggregate"], loads, list(MODELS), 1, 8, 5, 1)
+    assert [r.tag for r in p.runs if expected_restart(r)] == ["jvm-aggregate-worker-open150-r1"]
+    assert p.planned_seconds() == 6 * (8 + 1 + RUN_OVERHEAD_S) + RESTART_S + 3 * (5 + RUN_OVERHEAD_S)

@@ -1,0 +1,60 @@
+"""The report rendered from a recorded quick run (data/quick: results.csv, windows.csv, results.json) against
+golden files. After a deliberate change to the report: REGENERATE_GOLDEN=1 bench/run --self-test, then review
+the diff of data/quick/report.md.golden like code."""
+import os
+import re
+
+import pytest
+
+from benchlab import compare, report
+from conftest import DATA
+
+QUICK = os.path.join(DATA, "quick")
+GOLDEN = os.path.join(QUICK, "report.md.golden")
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return report.render(QUICK)
+
+
+def test_markdown_matches_the_golden_file(rendered):
+    if os.environ.get("REGENERATE_GOLDEN"):
+        with open(GOLDEN, "w") as f:
+            f.write(rendered["md"])
+    with open(GOLDEN) as f:
+        assert rendered["md"] == f.read()
+
+
+def test_the_first_table_is_capacity_at_the_slo(rendered):
+    headings = re.findall(r"^## (.+)$", rendered["md"], flags=re.M)
+    assert headings[0] == "Capacity at the SLO"
+
+
+def test_html_has_the_same_tables_and_plotly_once_under_5_mb(rendered):
+    html = rendered["html"]
+    assert len(html.encode()) < 5 * 2**20
+    assert html.count("<script>") - html.count("Plotly.newPlot") <= 1  # the library once, then one call per chart
+    assert "<script src=" not in html  # offline: nothing loaded from elsewhere
+    for title in ("Capacity at the SLO", "Every step", "Limits in force", "Settings and machine"):
+        assert f"<h2>{title}</h2>" in html
+
+
+def test_every_percent_statement_matches_its_numbers(rendered):
+    """'X ... is N % higher/lower than Y (a vs b ms' must satisfy N = |a - b| / b."""
+    for n, direction, a, b in re.findall(r"is ([\d.]+) % (higher|lower) than \w+ \(([\d.]+) vs ([\d.]+) ms",
+                                         rendered["md"]):
+        share = (float(a) - float(b)) / float(b)
+        assert (share > 0) == (direction == "higher")
+        assert abs(abs(share) * 100 - float(n)) <= max(1.0, 0.05 * float(n))  # a and b are rounded to 3 digits
+
+
+def test_worker_starvation_is_named_on_the_aggregation(rendered):
+    row = next(line for line in rendered["md"].splitlines() if line.startswith("| aggregate | worker |"))
+    assert "worker-pool starvation" in row
+
+
+def test_compare_a_run_with_itself_finds_no_difference():
+    text = compare.render(QUICK, QUICK)
+    lines = [line for line in text.splitlines() if ": B is " in line]
+    assert lines and all("not detectably different" in line for line in lines)
