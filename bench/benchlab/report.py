@@ -180,7 +180,7 @@ def limits_table(env: dict) -> Table:
 def settings_table(env: dict) -> Table:
     keys = ("command_line", "preset", "planned_seconds", "load_seconds", "restarts", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
-            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "failures")
+            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "runtime_info", "failures")
     return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])
 
 

@@ -237,6 +237,9 @@ class Bench:
             app, first = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}.log")
             probe = rt.probe(app)
             log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
+            self.env["runtime_info"][rt.name].update(first_request_s=round(first, 2), probe=probe.describe(),
+                                                     quarkus_started_s=services.quarkus_started(app),
+                                                     command=rt.describe(ROOT, java_home))
             services.smoke_test(base_url, args, tokens_file)
             if "jwt-mysql" in args.scenarios and "point_select" not in self.env:
                 threads = int(self.env["jdbc_pool_max"])

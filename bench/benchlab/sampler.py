@@ -106,9 +106,6 @@ class Probe:
             inactive = read_stat(os.path.join(self.mem_dir, "memory.stat")).get("inactive_file", 0)
         return round(max(0, usage - inactive) / 2**20, 1)
 
-    def rss_mb(self):
-        return round(psutil.Process(self.pid).memory_info().rss / 2**20, 1)
-
     def describe(self):
         if not self.cgroup:
             return f"/proc/{self.pid}"

@@ -68,7 +68,7 @@ def explain(row: dict, cores: int) -> str:
     """One sentence for a run, e.g. the first step where a model broke its SLO."""
     hits = saturated(row, cores)
     if not hits:
-        return "no sampled resource was saturated (latency grew without a full queue or CPU: look at the downstream)"
+        return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
     if len(hits) > 1:

@@ -20,7 +20,7 @@ def test_highest_score_first_and_others_listed():
 
 def test_nothing_saturated_and_missing_values():
     assert why.explain({"app_cpu_pct": 30, "worker_queue_max": float("nan")}, cores=2).startswith(
-        "no sampled resource was saturated")
+        "no sampled resource crossed its level")
 
 
 def test_unanswered_metrics_with_idle_cpu_names_starvation():
