@@ -180,7 +180,8 @@ class Bench:
         for scenario in scenarios or self.args.scenarios:
             load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
             for model in self.args.models:
-                services.wait_drained(proc, base_url)
+                if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
+                    services.wait_drained(proc, base_url)
                 run = PlannedRun(0, rt_name, scenario, load, 0, model, seconds)
                 rc, _ = self.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
                 if rc not in (0, 99):
@@ -267,7 +268,10 @@ class Bench:
         if "jwt-mysql" in args.scenarios and not args.tokens:
             raise RuntimeError("--target with the jwt-mysql scenario needs --tokens FILE: tokens signed with the "
                                "target's key (one per line)")
-        services.smoke_test(base_url, args, args.tokens)
+        try:
+            services.smoke_test(base_url, args, args.tokens)
+        except OSError as e:
+            raise RuntimeError(f"--target {base_url} does not answer: {e}") from e
         t_load = time.time()
         self.warm_up(None, "target", base_url, args.tokens, "warmup")
         self.run_plan(self.plan.runs, None, None, base_url, args.tokens, None)

@@ -255,7 +255,7 @@ def smoke_test(base_url, args, tokens_file):
             with open(tokens_file) as f:
                 token = f.readline().strip()
             code, body = http_get(f"{base_url}/{m}/users/me", timeout=10, headers={"Authorization": "Bearer " + token})
-            if code != 200 or "user1@example.com" not in body:
+            if code != 200 or '"email"' not in body:  # the user of the first token, whoever signed it
                 raise RuntimeError(f"smoke test /{m}/users/me answered {code}: {body[:200]}")
         if "aggregate" in args.scenarios:
             code, body = http_get(f"{base_url}/{m}/users/1/aggregate", timeout=10)
