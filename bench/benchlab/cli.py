@@ -111,6 +111,8 @@ def parse_args(argv):
         for s in ([scen] if sep else SCENARIOS):
             loads[s] = parse_loads(levels)
     args.load_levels = {s: loads[s] for s in args.scenarios}
+    if args.report_only and not args.out:
+        p.error("--report-only needs --out DIR (a finished or interrupted benchmark's directory)")
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     args.jvm_args = shlex.split(args.jvm_args)
     if args.target and not re.fullmatch(r"https?://[^/]+/?", args.target):
