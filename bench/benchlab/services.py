@@ -21,6 +21,8 @@ ISSUER = "https://concurrency-lab.example/issuer"
 LIMIT_PROPERTIES = {
     "quarkus.datasource.jdbc.max-size": "JDBC pool (virtual, worker)",
     "quarkus.datasource.reactive.max-size": "reactive pool",
+    "quarkus.datasource.reactive.mysql.connection-timeout": "reactive wait for a connection (s, 0 = no timer)",
+    "lab.datasource.reactive.max-wait-queue-size": "reactive pool wait queue (beyond it 503 database_busy)",
     "quarkus.datasource.jdbc.acquisition-timeout": "JDBC wait for a connection",
     "lab.aggregate.deadline": "aggregation deadline (504 aggregate_deadline)",
     "lab.overload.max-concurrent-lookups": "concurrent /users/me per model (503 service_overloaded)",
