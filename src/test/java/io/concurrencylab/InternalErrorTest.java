@@ -8,6 +8,8 @@ import static org.hamcrest.Matchers.not;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.impl.NoStackTraceThrowable;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,14 @@ class InternalErrorTest {
                 .body(not(containsString("NullPointer")), not(containsString("at io.")));
     }
 
-    /** Exists in tests only: a resource with a bug. */
+    @Test
+    void aBareThrowableFromVertxIsInTheContractToo() {
+        given().get("/test-only/bug/throwable")
+                .then().statusCode(500).contentType(ContentType.JSON)
+                .body("error", equalTo("internal_error"), "incident", matchesPattern("[0-9a-f-]{36}"));
+    }
+
+    /** Exists in tests only: a resource with bugs. */
     @Path("/test-only/bug")
     public static class BuggyResource {
 
@@ -33,6 +42,13 @@ class InternalErrorTest {
         public String bug() {
             String missing = System.getProperty("no.such.property.anywhere");
             return missing.trim();
+        }
+
+        /** Vert.x fails some operations with NoStackTraceThrowable, which is not an Exception. */
+        @GET
+        @Path("/throwable")
+        public Uni<String> throwable() {
+            return Uni.createFrom().failure(new NoStackTraceThrowable("Timeout"));
         }
     }
 }

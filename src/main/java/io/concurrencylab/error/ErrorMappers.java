@@ -22,8 +22,11 @@ public class ErrorMappers {
     @ServerExceptionMapper
     public Response classified(ServiceException e, HttpServerRequest request) {
         ErrorCode code = e.code();
+        // Outages and gateway failures are worth a line each; a busy pool is load, counted by the metrics
+        // (http_server_requests_seconds_count{status="503"}), and would flood the log exactly when it is busiest.
         if (code.status() >= 500) {
-            LOG.warnf("%s: %s%s", code.code(), e.getMessage(), e.getCause() == null ? "" : " (" + e.getCause() + ")");
+            LOG.logf(code == ErrorCode.DATABASE_BUSY ? Logger.Level.DEBUG : Logger.Level.WARN, "%s: %s%s", code.code(),
+                    e.getMessage(), e.getCause() == null ? "" : " (" + e.getCause() + ")");
         }
         return withChallenge(ErrorBody.response(code, e.getMessage()), request);
     }

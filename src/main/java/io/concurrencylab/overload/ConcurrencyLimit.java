@@ -9,6 +9,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,6 +28,9 @@ public class ConcurrencyLimit {
     private static final String BODY = Json.encode(
             new ErrorBody(OVERLOADED.status(), OVERLOADED.code(), OVERLOADED.message(), null));
 
+    /** The path prefixes of the three models' resources. */
+    private static final Set<String> MODELS = Set.of("virtual", "worker", "reactive");
+
     private final OverloadConfig limits;
     private final Map<String, AtomicInteger> inProgress = new ConcurrentHashMap<>();
 
@@ -39,14 +43,12 @@ public class ConcurrencyLimit {
     }
 
     private void limit(RoutingContext request) {
-        String path = request.normalizedPath();
-        int limit = limitFor(path);
-        if (limit <= 0) {
+        String key = counterKey(request.normalizedPath());
+        if (key == null) {
             request.next();
             return;
         }
-        // /{model}/users/...: one counter per model and kind, so that one model's overload never sheds another's.
-        String key = path.substring(0, path.indexOf('/', 1) + 1) + (path.endsWith("/me") ? "me" : "aggregate");
+        int limit = key.endsWith("aggregate") ? limits.maxConcurrentAggregations() : limits.maxConcurrentLookups();
         AtomicInteger count = inProgress.computeIfAbsent(key, k -> new AtomicInteger());
         if (count.incrementAndGet() > limit) {
             count.decrementAndGet();
@@ -60,12 +62,18 @@ public class ConcurrencyLimit {
         request.next();
     }
 
-    /** The models' endpoints are /{model}/users/...; anything else (health, metrics, the downstream) is not limited. */
-    private int limitFor(String path) {
-        int second = path.indexOf('/', 1);
-        if (second < 0 || !path.startsWith("/users/", second)) {
-            return 0;
+    /**
+     * One counter per model and kind of work (lookup, report, aggregation), or null for anything else (health, metrics,
+     * the downstream, unknown paths). Only known names make a key, so that no path a client invents adds a counter.
+     */
+    static String counterKey(String path) {
+        String[] segments = path.split("/");
+        if (segments.length < 4 || !MODELS.contains(segments[1]) || !"users".equals(segments[2])) {
+            return null;
         }
-        return path.endsWith("/me") ? limits.maxConcurrentLookups() : limits.maxConcurrentAggregations();
+        String kind = path.endsWith("/users/me") ? "me"
+                : path.endsWith("/users/me/report") ? "report"
+                : path.contains("/aggregate") ? "aggregate" : null;
+        return kind == null ? null : segments[1] + "/" + kind;
     }
 }

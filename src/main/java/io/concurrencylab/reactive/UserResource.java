@@ -4,11 +4,13 @@ import io.concurrencylab.aggregation.AggregationConfig;
 import io.concurrencylab.aggregation.ReactiveDownstreamClient;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import java.time.Duration;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -19,13 +21,15 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 public class UserResource {
 
     private final ReactiveUserRepository users;
+    private final ReactiveReportRepository reports;
     private final ReactiveDownstreamClient downstream;
     private final Duration deadline;
     private final JsonWebToken token;
 
-    UserResource(ReactiveUserRepository users, @RestClient ReactiveDownstreamClient downstream,
+    UserResource(ReactiveUserRepository users, ReactiveReportRepository reports, @RestClient ReactiveDownstreamClient downstream,
             AggregationConfig aggregation, JsonWebToken token) {
         this.users = users;
+        this.reports = reports;
         this.downstream = downstream;
         this.deadline = aggregation.deadline();
         this.token = token;
@@ -36,6 +40,13 @@ public class UserResource {
     @Authenticated
     public Uni<UserView> me() {
         return users.findViewByEmail(TokenClaims.email(token));
+    }
+
+    @POST
+    @Path("/me/report")
+    @Authenticated
+    public Uni<UserReport> report() {
+        return reports.report(TokenClaims.email(token));
     }
 
     @GET

@@ -3,6 +3,8 @@ package io.concurrencylab.virtual;
 import io.concurrencylab.aggregation.BlockingAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.report.ReportRepository;
+import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserRepository;
 import io.concurrencylab.user.UserView;
@@ -10,6 +12,7 @@ import io.quarkus.security.Authenticated;
 import io.quarkus.virtual.threads.VirtualThreads;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import java.util.concurrent.ExecutorService;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -20,13 +23,15 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class UserResource {
 
     private final UserRepository users;
+    private final ReportRepository reports;
     private final BlockingAggregation aggregation;
     private final ExecutorService branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, BlockingAggregation aggregation,
+    UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation,
             @VirtualThreads ExecutorService branches, JsonWebToken token) {
         this.users = users;
+        this.reports = reports;
         this.aggregation = aggregation;
         this.branches = branches;
         this.token = token;
@@ -37,6 +42,13 @@ public class UserResource {
     @Authenticated
     public UserView me() {
         return users.findViewByEmail(TokenClaims.email(token));
+    }
+
+    @POST
+    @Path("/me/report")
+    @Authenticated
+    public UserReport report() {
+        return reports.report(TokenClaims.email(token));
     }
 
     @GET

@@ -3,12 +3,15 @@ package io.concurrencylab.worker;
 import io.concurrencylab.aggregation.BlockingAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.report.ReportRepository;
+import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserRepository;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -22,12 +25,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class UserResource {
 
     private final UserRepository users;
+    private final ReportRepository reports;
     private final BlockingAggregation aggregation;
     private final BranchExecutor branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, BlockingAggregation aggregation, BranchExecutor branches, JsonWebToken token) {
+    UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation, BranchExecutor branches, JsonWebToken token) {
         this.users = users;
+        this.reports = reports;
         this.aggregation = aggregation;
         this.branches = branches;
         this.token = token;
@@ -38,6 +43,13 @@ public class UserResource {
     @Authenticated
     public UserView me() {
         return users.findViewByEmail(TokenClaims.email(token));
+    }
+
+    @POST
+    @Path("/me/report")
+    @Authenticated
+    public UserReport report() {
+        return reports.report(TokenClaims.email(token));
     }
 
     @GET
