@@ -1,5 +1,6 @@
 package io.concurrencylab;
 
+import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
@@ -16,11 +17,11 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @QuarkusMain
 public final class Main {
 
-    private Main() {
+    Main() {
     }
 
     public static void main(String... args) {
-        if (LaunchMode.current() == LaunchMode.NORMAL) {
+        if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged()) {
             Optional<String> missing = missingProductionSetting(ConfigProvider.getConfig());
             if (missing.isPresent()) {
                 System.err.println("concurrency-lab cannot start: " + missing.get());
@@ -28,6 +29,15 @@ public final class Main {
             }
         }
         Quarkus.run(args);
+    }
+
+    /**
+     * The packaged application: the fast-jar's {@code quarkus-run.jar} or a native executable. Dev mode calls this main
+     * too, before its profile's configuration (and so the embedded database) is in place, and must not be stopped.
+     */
+    private static boolean isPackaged() {
+        return ImageMode.current() == ImageMode.NATIVE_RUN
+                || System.getProperty("java.class.path", "").endsWith("quarkus-run.jar");
     }
 
     static Optional<String> missingProductionSetting(Config config) {
