@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.Response;
 public record ErrorBody(int status, String error, String message, String incident) {
 
     /** Seconds a client should wait before it repeats a 503. */
-    static final String RETRY_AFTER_SECONDS = "1";
+    public static final String RETRY_AFTER_SECONDS = "1";
 
     public static Response response(ErrorCode code, String message) {
         return response(code.status(), code.code(), message, null, code.isRetryable());

@@ -54,7 +54,7 @@ public class ConcurrencyLimit {
             count.decrementAndGet();
             request.response().setStatusCode(OVERLOADED.status())
                     .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .putHeader(HttpHeaders.RETRY_AFTER, "1")
+                    .putHeader(HttpHeaders.RETRY_AFTER, ErrorBody.RETRY_AFTER_SECONDS)
                     .end(BODY);
             return;
         }
