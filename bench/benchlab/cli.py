@@ -15,9 +15,10 @@ from benchlab.services import ROOT
 
 PRESETS = {
     # The two core cases on a fixed ladder of arrival rates, 3 interleaved repetitions. The aggregate ladder goes past
-    # the worker pool's starvation point (each aggregation holds 1 worker thread and needs 2 more for its branches).
+    # the worker pool's starvation point (each aggregation holds 1 worker thread and needs 2 more for its branches)
+    # and up to 1,000 requests in flight (1,600/s x 0.6 s); then article 000's 150 users and 1,000 users, closed model.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
-                    loads={"jwt-mysql": "200,400,800,1600", "aggregate": "50,100,200,400"}),
+                    loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000"}),
     # CI and first-time users: every scenario and model at two rates, one repetition.
     "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
                   loads={"jwt-mysql": "100,400", "aggregate": "30,150"}),
@@ -151,9 +152,10 @@ def main(argv):
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown)
         log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
-            f"{args.warmup:.0f} s; planned load phase {fmt_duration(plan.planned_seconds())} "
-            f"(with {sum(map(expected_restart, plan.runs))} restarts after runs expected to starve the worker pool; "
-            f"plus start-up: build if needed, database, tokens, app)")
+            f"{args.warmup:.0f} s; planned load phase {fmt_duration(plan.planned_seconds())}, at most "
+            f"{fmt_duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
+            f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
+            f"if needed, database, tokens, app)")
         status = runner.run(args, plan)
         if status == 130:
             return status

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import SCENARIOS, Load, PlannedRun
+from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
@@ -11,8 +11,9 @@ RESTART_S = 50.0  # measured here: stop, start and a short re-warm after a run t
 
 
 def expected_restart(run: PlannedRun) -> bool:
-    limit = SCENARIOS[run.scenario].worker_starves_above
-    return run.model == "worker" and run.load.kind == "open" and limit is not None and run.load.value > limit
+    limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
+    in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind == "open" else run.load.value
+    return run.model == "worker" and limit is not None and in_flight > limit
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,22 @@ class Plan:
     warmup_s: float
     cooldown_s: float
 
-    def planned_seconds(self) -> float:
+    def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its measured fixed overhead, and a restart after every run
-        expected to starve the worker pool; the report prints the planned and the actual figure."""
+        expected to starve the worker pool; the report prints the planned and the actual figure. Expected: without
+        the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
+        repetition); upper bound: with every run."""
+        runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
         return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S + (RESTART_S if expected_restart(r) else 0)
-                    for r in self.runs)
+                    for r in runs)
                 + self.warmups * (self.warmup_s + RUN_OVERHEAD_S))
+
+
+def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
+    """An open-model step of the worker model above a lower step of the same repetition expected to starve it."""
+    return run.load.kind == "open" and any(
+        expected_restart(r) for r in runs if r.load.kind == "open" and r.load.value < run.load.value
+        and (r.runtime, r.scenario, r.model, r.repetition) == (run.runtime, run.scenario, run.model, run.repetition))
 
 
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import plotly.offline
 
 from benchlab import slo, stats, table, why
-from benchlab.model import MODELS, SCENARIOS, SLO_MAX_BAD_SHARE
+from benchlab.model import AGGREGATE_IDEAL_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE
 from benchlab.wording import fmt
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
@@ -44,7 +44,8 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
                                   "host_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
                                   "gc_share_pct", "jdbc_blocking_ms_avg")}
     agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
-    agg.update({c: "max" for c in ("worker_queue_max", "worker_active_max", "jdbc_awaiting_max", "sql_queue_max",
+    agg["pinned"] = lambda v: v.sum(min_count=1)  # None when not recorded, not 0
+    agg.update({c: "max" for c in ("worker_queue_max", "worker_threads_max", "jdbc_awaiting_max", "sql_queue_max",
                                    "metrics_missed_pct")})
     agg["repetition"] = "nunique"
     return runs.groupby(keys, sort=True).agg(agg).reset_index()
@@ -124,29 +125,40 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
     return out
 
 
+def ideal_share(r) -> str:
+    """Closed-model aggregation: successful throughput against VUs / 0.6 s, every user served at the ideal latency."""
+    if r.load_model != "closed" or SCENARIOS[r.scenario].limit != "offered":
+        return "-"
+    return f"{r.ok_rps / (r.load / AGGREGATE_IDEAL_S):.1%}"
+
+
 def runs_table(med: pd.DataFrame) -> Table:
     rows = []
     for _, r in med.iterrows():
         busy = (r.app_cpu_pct or 0) >= CPU_PER_REQUEST_MIN_APP_CPU_PCT
         offered = r.requests + r.dropped
         rows.append([r.scenario, f"{r.load:g}/s" if r.load_model == "open" else f"{r.load:g} VUs", r.model,
-                     str(int(r.repetition)), num(r.ok_rps), num(r.p50_ms), num(r.p99_ms),
+                     str(int(r.repetition)), num(r.ok_rps), ideal_share(r), num(r.p50_ms), num(r.p99_ms),
                      f"{int(r.errors)} ({int(r.status_0)}/{int(r.status_4xx)}/{int(r.status_5xx)})",
                      f"{int(r.dropped)}", f"{(r.errors + r.dropped) / offered:.2%}" if offered else "-",
                      num(r.app_cpu_pct, 0), num(r.k6_cpu_pct, 0), num(r.db_cpu_pct, 0),
                      num(r.app_cpu_ms_per_req, 2) if busy else "-",
-                     num(r.worker_queue_max, 0), num(r.jdbc_awaiting_max, 0), num(r.sql_queue_max, 0),
-                     num(r.metrics_missed_pct, 0), num(r.gc_share_pct, 1), num(r.rss_peak_mb, 0),
-                     num(r.threads_peak, 0)])
-    return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "p50 ms", "p99 ms",
+                     num(r.worker_queue_max, 0), num(r.worker_threads_max, 0), num(r.jdbc_awaiting_max, 0),
+                     num(r.sql_queue_max, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
+                     num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
+    return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
-                                "app CPU ms/req", "worker queue max", "JDBC awaiting max", "reactive queue max",
-                                "metrics unanswered %", "GC %", "RSS MB", "threads"], rows,
+                                "app CPU ms/req", "worker queue max", "worker threads max", "JDBC awaiting max",
+                                "reactive queue max", "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
-                 "/ the measured window (first to last second with a finished request). p50/p99 over every finished "
+                 "/ the measured window (first to last second with a finished request); of ideal (closed-model "
+                 "aggregation): against VUs / 0.6 s. p50/p99 over every finished "
                  "request, failed ones included. CPU % = average over the run, 100 = one core. App CPU ms/req only "
                  f"where the app averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU (below that, background "
-                 "work dominates). RSS and threads are process-wide: every model runs in the same app process, so "
+                 "work dominates). Queues and threads: the highest sample of /lab/saturation, read every second on the "
+                 "event loop (sampler missed %: samples it did not answer within 1.5 s). Pinned: JFR "
+                 "jdk.VirtualThreadPinned events (pinning of 20 ms or more), summed over repetitions; - where not "
+                 "recorded. RSS and threads are process-wide: every model runs in the same app process, so "
                  "they depend on what ran before, not on the model.")
 
 
@@ -178,7 +190,7 @@ def limits_table(env: dict) -> Table:
 
 
 def settings_table(env: dict) -> Table:
-    keys = ("command_line", "preset", "planned_seconds", "load_seconds", "restarts", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
+    keys = ("command_line", "preset", "planned_seconds", "planned_seconds_at_most", "load_seconds", "restarts", "skipped", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
             "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "runtime_info", "failures")
     return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])

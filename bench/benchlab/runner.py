@@ -8,7 +8,9 @@ import traceback
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from benchlab import k6tool, pinning, runtimes, sampler, services, table, windows
+import dataclasses
+
+from benchlab import k6tool, pinned, pinning, runtimes, sampler, services, slo, table, windows
 from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow
 from benchlab.planner import Plan
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
@@ -94,8 +96,11 @@ class Bench:
             for proc in (self.db, ds):
                 if proc is not None:
                     pinning.pin_group(proc.pgid, self.app_cores)
+        # No drain on stop: the bench stops the app only between runs (a restart after a starved run, the end),
+        # with nothing in flight worth waiting for.
         app_props = dict(props, **{"quarkus.http.port": args.port,
-                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}"})
+                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}",
+                                   "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"})
         return app_props, child_env, tokens_file, db_url
 
     def start_app(self, rt, java_home, props, child_env, tokens_file, log_name):
@@ -128,13 +133,15 @@ class Bench:
         others = {"k6": self.k6_cpu}
         if self.db is not None:
             others["db"] = lambda: sampler.group_cpu_seconds(self.db.pgid)
-        smp = sampler.Sampler(probe, f"{base_url}/q/metrics", samples_csv, others)
+        smp = sampler.Sampler(probe, f"{base_url}/lab/saturation", samples_csv, others)
         cpu_before = probe.cpu_seconds() if probe else None
         k6_csv = os.path.join(self.out, "k6", f"{run.tag}.csv.gz")
         smp.start()
+        started_at = time.time()
         try:
             rc, summary_file = self.k6(run, run.seconds, base_url, tokens_file, run.tag, csv_path=k6_csv)
         finally:
+            ended_at = time.time()
             smp.stop()
         cpu = probe.cpu_seconds() - cpu_before if probe and probe.pid and os.path.exists(f"/proc/{probe.pid}") \
             else None
@@ -158,11 +165,12 @@ class Bench:
             rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
             worker_queue_max=max((v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None),
                                  default=None),
-            worker_active_max=smp.peak("worker_active"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
+            worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
             jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
             gc_share_pct=None if gc_share is None else round(gc_share, 2),
             metrics_missed_pct=None if probe is None and not smp.rows else
-            round(100 * sum(r.get("metrics_missed", 0) for r in smp.rows) / max(len(smp.rows), 1), 1))
+            round(100 * sum(r.get("metrics_missed", 0) for r in smp.rows) / max(len(smp.rows), 1), 1),
+            started_at=round(started_at, 3), ended_at=round(ended_at, 3))
 
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):
@@ -197,7 +205,8 @@ class Bench:
             self.k6_exe = k6tool.find_or_install_k6(ROOT, self.logs)
             self.env = services.environment(args, java_home, k6tool.k6_version(self.k6_exe))
             self.env.update(pinning=pinning.describe(args.pin, os.cpu_count() or 1),
-                            planned_seconds=round(self.plan.planned_seconds()), **args.settings)
+                            planned_seconds=round(self.plan.planned_seconds()),
+                            planned_seconds_at_most=round(self.plan.planned_seconds(upper_bound=True)), **args.settings)
             if args.target:
                 status = self.run_target(args.target)
             else:
@@ -228,10 +237,13 @@ class Bench:
         rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
                           base_image=args.base_image)
         rts = [runtimes.make(r, rt_options) for r in args.runtimes]
+        jfr_dir = os.path.join(self.logs, "jfr")
         for rt in rts:
             rt.check(ROOT)
             self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, java_home, self.logs),
                                                                      limits=rt.limits())
+            if isinstance(rt, runtimes.JvmRuntime):
+                rt.jvm_args.append(pinned.jvm_option(jfr_dir))  # the app on the host JVM only
         props, child_env, tokens_file, db_url = self.start_services(java_home, workdir)
         base_url = f"http://127.0.0.1:{args.port}"
         for rt in rts:
@@ -260,6 +272,10 @@ class Bench:
                                 tokens_file, restart)
             self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
             self.pm.stop(app)
+        if os.path.isdir(jfr_dir):
+            problems = pinned.count(java_home, jfr_dir, self.rows)
+            self.env["pinned_recording"] = "; ".join(problems) if problems else \
+                f"JFR {pinned.EVENT} (>= 20 ms) in {os.path.relpath(jfr_dir, self.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0
 
     def run_target(self, base_url):
@@ -280,12 +296,21 @@ class Bench:
 
     def run_plan(self, runs, app, probe, base_url, tokens_file, restart):
         restarts = 0
+        broken = {}  # (runtime, scenario, model, repetition) -> the open-model step where the SLO first broke
         with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=CONSOLE,
                       transient=True) as progress:
             task = progress.add_task("runs", total=len(runs))
             for run in runs:
                 progress.update(task, description=f"run {run.index}/{len(self.plan.runs)} {run.scenario} "
                                                   f"{run.model} {run.load.label} rep {run.repetition}")
+                key = (run.runtime, run.scenario, run.model, run.repetition)
+                if run.load.kind == "open" and key in broken:
+                    # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a
+                    # model past its knee only costs time: a starved worker pool, minutes of backlog.
+                    self.env.setdefault("skipped", []).append(f"{run.tag} (SLO broken at {broken[key]:g}/s)")
+                    log(f"{run.tag}: skipped, {run.model} broke the SLO at {broken[key]:g}/s in this repetition")
+                    progress.advance(task)
+                    continue
                 drained = 0.0
                 if app is not None:
                     try:
@@ -303,6 +328,8 @@ class Bench:
                         drained = services.wait_drained(app, base_url)
                 row = self.measure(run, run.runtime, probe, base_url, tokens_file)
                 row.drain_wait_s = round(drained, 1)
+                if run.load.kind == "open" and not slo.holds_slo(dataclasses.asdict(row)):
+                    broken.setdefault(key, run.load.value)
                 self.rows.append(row)
                 self.check(row)
                 log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "

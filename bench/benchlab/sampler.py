@@ -1,5 +1,6 @@
 """Samples the app, k6 and the database every second while k6 runs: CPU and memory with psutil (for containers the
-container's cgroup), pools, queues, threads and GC from the app's /q/metrics with prometheus_client's parser."""
+container's cgroup), pools, queues, threads and GC from the app's /lab/saturation (the same series as /q/metrics, served
+on the event loop so that a starved worker pool can still report its queue) with prometheus_client's parser."""
 import csv
 import os
 import threading
@@ -19,8 +20,9 @@ METRICS = {
     "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),
     "sql_active": ("sql_pool_active", None),
     "sql_queue": ("sql_pool_queue_size", None),
-    "worker_active": ("worker_pool_active", ("pool_name", "vert.x-worker-thread")),
-    "worker_queue": ("worker_pool_queue_size", ("pool_name", "vert.x-worker-thread")),
+    # Quarkus' worker pool itself (Vert.x' worker_pool_* series do not see the work Quarkus REST hands it)
+    "worker_threads": ("lab_worker_pool_threads", None),
+    "worker_queue": ("lab_worker_pool_queued_tasks", None),
     # the worker model's dedicated branch pool, when a profile selects it (article 000's presets)
     "branch_queue": ("executor_queued_tasks", ("name", "worker-branches")),
 }
@@ -181,7 +183,7 @@ class Sampler(threading.Thread):
             row.update(scrape(self.metrics_url))
             row["metrics_missed"] = 0
         except Exception:  # noqa: BLE001 - an overloaded app may not answer in time; keep the OS numbers
-            # /q/metrics is served by the worker pool: a starved pool shows as a scrape that is not answered
+            # /lab/saturation is answered on the event loop: a miss is an event loop that did not get to it
             row["metrics_missed"] = 1
         self.rows.append(row)
         return now, cpu

@@ -6,9 +6,8 @@ the level at which that resource is taken as saturated; the highest score >= 1 i
 - CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
   database likewise), and the machine at 95 % of all cores together;
 - GC at 5 % of the run's wall time spent in pauses;
-- the worker pool as starved when /q/metrics (which the worker pool serves) went unanswered in half the samples
-  or more while the app's CPU was not saturated: its threads were blocked, not busy. The queue itself cannot be
-  read then (the scrape is what is starved); the last queue length seen is given when there is one."""
+- the event loop as delayed when the sampler's /lab/saturation, answered on the event loop, went unanswered within
+  1.5 s in half the samples or more while the app's CPU was not saturated: something blocked the event loop."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,9 +25,9 @@ RULES = (
     Rule("worker_queue_max", "wait", "worker-pool queue",
          "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool (each aggregation holds a worker "
          "thread while it waits for branches that need worker threads too)"),
-    Rule("metrics_missed_pct", "50", "worker-pool starvation",
-         "worker-pool starvation: /q/metrics, served by the worker pool, went unanswered in {v:.0f} % of the "
-         "samples while the app's CPU was not saturated (blocked threads, not busy ones)"),
+    Rule("metrics_missed_pct", "50", "event-loop delay",
+         "event-loop delay: /lab/saturation, answered on the event loop, went unanswered within 1.5 s in {v:.0f} % "
+         "of the samples while the app's CPU was not saturated (a blocked event loop)"),
     Rule("jdbc_awaiting_max", "wait", "JDBC pool wait",
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
     Rule("sql_queue_max", "wait", "reactive pool queue",

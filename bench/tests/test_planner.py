@@ -1,5 +1,5 @@
-from benchlab.model import MODELS, Load
-from benchlab.planner import RESTART_S, RUN_OVERHEAD_S, expected_restart, make_plan
+from benchlab.model import MODELS, Load, PlannedRun
+from benchlab.planner import RESTART_S, RUN_OVERHEAD_S, expected_restart, expected_skip, make_plan
 
 
 def plan(reps=3):
@@ -43,3 +43,20 @@ def test_a_restart_is_planned_after_each_worker_run_past_starvation():
     p = make_plan(["jvm"], ["aggregate"], loads, list(MODELS), 1, 8, 5, 1)
     assert [r.tag for r in p.runs if expected_restart(r)] == ["jvm-aggregate-worker-open150-r1"]
     assert p.planned_seconds() == 6 * (8 + 1 + RUN_OVERHEAD_S) + RESTART_S + 3 * (5 + RUN_OVERHEAD_S)
+
+
+def test_worker_runs_past_67_in_flight_expect_a_restart():
+    def run(kind, value, model="worker"):
+        return PlannedRun(1, "jvm", "aggregate", Load(kind, value), 1, model, 10)
+    assert not expected_restart(run("open", 100))  # 60 in flight
+    assert expected_restart(run("open", 200))  # 120 in flight
+    assert expected_restart(run("closed", 150))
+    assert not expected_restart(run("closed", 150, model="virtual"))
+
+
+def test_worker_steps_above_its_expected_starvation_are_expected_skipped():
+    loads = {"aggregate": [Load("open", 100), Load("open", 200), Load("open", 400), Load("closed", 150)]}
+    p = make_plan(["jvm"], ["aggregate"], loads, list(MODELS), 1, 20, 10, 2)
+    skipped = [r.tag for r in p.runs if expected_skip(r, p.runs)]
+    assert skipped == ["jvm-aggregate-worker-open400-r1"]  # 200/s starves it; closed steps are never skipped
+    assert p.planned_seconds() < p.planned_seconds(upper_bound=True)

@@ -23,9 +23,10 @@ def test_nothing_saturated_and_missing_values():
         "no sampled resource crossed its level")
 
 
-def test_unanswered_metrics_with_idle_cpu_names_starvation():
+def test_unanswered_sampler_with_idle_cpu_names_the_event_loop():
     text = why.explain({"metrics_missed_pct": 83, "app_cpu_pct": 9, "worker_queue_max": 0}, cores=2)
-    assert text.startswith("worker-pool starvation: /q/metrics, served by the worker pool, went unanswered in 83 %")
+    assert text.startswith("event-loop delay: /lab/saturation, answered on the event loop, went unanswered within "
+                           "1.5 s in 83 %")
 
 
 def test_unanswered_metrics_with_full_cpu_is_the_cpu():

@@ -43,9 +43,12 @@ export function loadOptions(prefix, preset) {
   const preAllocated = Math.ceil(
     envInt('PRE_ALLOCATED_VUS', n * Math.max(20, Math.ceil(perModelRate * preset.latency * 3))) / n);
   // Enough VUs for every request to wait for its full timeout, capped so that an overloaded
-  // server makes k6 report dropped_iterations instead of eating the machine's memory.
+  // server makes k6 report dropped_iterations instead of eating the machine's memory: at
+  // 1,000 VUs, or three times the expected concurrency when that is more (1,600 aggregations/s
+  // keep ~1,000 requests in flight at the ideal 0.6 s).
+  const cap = Math.max(1000, Math.ceil(perModelRate * preset.latency * 3));
   const maxVUs = Math.max(preAllocated, Math.ceil(
-    envInt('MAX_VUS', n * Math.min(1000, Math.ceil(perModelRate * seconds(TIMEOUT)))) / n));
+    envInt('MAX_VUS', n * Math.min(cap, Math.ceil(perModelRate * seconds(TIMEOUT)))) / n));
 
   const scenarios = {};
   for (const model of models) {

@@ -3,12 +3,18 @@ package io.concurrencylab;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.lessThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +36,35 @@ class WorkerPoolStarvationTest {
         }
         given().when().get("/virtual/users/5/aggregate").then().statusCode(200).body("id", equalTo(5));
         given().when().get("/reactive/users/5/aggregate").then().statusCode(200).body("id", equalTo(5));
+    }
+
+    /**
+     * The sampler's view of the same starvation: /q/metrics is served by the starved pool itself, /lab/saturation by
+     * the event loop, so the latter answers and shows the branches queued behind the aggregation.
+     */
+    @Test
+    void theSaturationRouteShowsTheQueueOfAStarvedPool() {
+        assertEquals(0, workerQueue(saturation()));
+        CompletableFuture<Integer> starved = CompletableFuture.supplyAsync(
+                () -> given().when().get("/worker/users/6/aggregate").statusCode());
+        try {
+            Awaitility.await().atMost(Duration.ofMillis(1400)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> workerQueue(saturation()) >= 1);
+        } finally {
+            assertEquals(504, starved.join());
+        }
+    }
+
+    private static String saturation() {
+        return given().when().get("/lab/saturation").then().statusCode(200).extract().asString();
+    }
+
+    private static final Pattern WORKER_QUEUE = Pattern.compile(
+            "^lab_worker_pool_queued_tasks ([0-9.E+-]+)$", Pattern.MULTILINE);
+
+    private static double workerQueue(String scrape) {
+        Matcher m = WORKER_QUEUE.matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 
     public static class TwoWorkerThreads implements QuarkusTestProfile {

@@ -1,0 +1,41 @@
+package io.concurrencylab.observability;
+
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import io.prometheus.client.exporter.common.TextFormat;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Set;
+
+/**
+ * {@code GET /lab/saturation}: the queues, pools and threads that say which resource saturated, in the Prometheus
+ * text format, answered on the event loop. {@code /q/metrics} is served by the worker pool, so a starved worker pool
+ * cannot report its own queue there; this route still answers then (the benchmark's sampler reads it every second).
+ * Only the series listed here are rendered, which keeps the event loop's share to a fraction of a millisecond.
+ */
+@ApplicationScoped
+public class SaturationMetrics {
+
+    static final String PATH = "/lab/saturation";
+
+    /** Sample names as the Prometheus registry renders them. */
+    static final Set<String> SERIES = Set.of(
+            "lab_worker_pool_queued_tasks", "lab_worker_pool_threads",
+            "executor_queued_tasks", "executor_active_threads",
+            "agroal_active_count", "agroal_awaiting_count", "agroal_blocking_time_average_milliseconds",
+            "sql_pool_active", "sql_pool_queue_size",
+            "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum");
+
+    private final PrometheusMeterRegistry registry;
+
+    SaturationMetrics(PrometheusMeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void register(@Observes Router router) {
+        router.get(PATH).handler(request -> request.response()
+                .putHeader(HttpHeaders.CONTENT_TYPE, TextFormat.CONTENT_TYPE_004)
+                .end(registry.scrape(TextFormat.CONTENT_TYPE_004, SERIES)));
+    }
+}
