@@ -17,11 +17,20 @@ PRESETS = {
     # The two core cases on a fixed ladder of arrival rates, 3 interleaved repetitions. The aggregate ladder goes past
     # the worker pool's starvation point (each aggregation holds 1 worker thread and needs 2 more for its branches)
     # and up to 1,000 requests in flight (1,600/s x 0.6 s); then article 000's 150 users and 1,000 users, closed model.
+    # The articles' other experiments (executors, pool-sweep) are selected with --scenarios.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
-                    loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000"}),
-    # CI and first-time users: every scenario and model at two rates, one repetition.
+                    scenarios=("jwt-mysql", "aggregate"),
+                    loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000",
+                           "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200"},
+                    variants={}),
+    # CI and first-time users: every scenario and model at two rates, one repetition; the executor and pool sweeps
+    # at the article's concurrency only, with the extremes of each sweep.
     "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
-                  loads={"jwt-mysql": "100,400", "aggregate": "30,150"}),
+                  scenarios=tuple(SCENARIOS),
+                  loads={"jwt-mysql": "100,400", "aggregate": "30,150", "executors": "vus:150",
+                         "pool-sweep": "vus:50"},
+                  variants={"executors": ["", "article-small"],
+                            "pool-sweep": ["pool-4", "pool-32"]}),
 }
 
 
@@ -52,7 +61,10 @@ def parser():
                                 "of the Quarkus Concurrency Lab app under k6 load, and write a report.")
     p.add_argument("--quick", action="store_true", help="small preset for CI (a few minutes)")
     p.add_argument("--out", help="output directory (default: bench-results/<timestamp>)")
-    p.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma list of: " + ",".join(SCENARIOS))
+    p.add_argument("--scenarios", help="comma list of: " + ",".join(SCENARIOS) + " (default: the preset's)")
+    p.add_argument("--variants", dest="variants_given", action="append", default=[], metavar="SCENARIO=NAMES",
+                   help="the app configurations of a scenario to measure, e.g. pool-sweep=pool-4,pool-16 or "
+                        "executors=,article-small (an empty name: the app as configured; default: the preset's)")
     p.add_argument("--models", default=",".join(MODELS), help="comma list of: " + ",".join(MODELS))
     p.add_argument("--loads", action="append", default=[], metavar="[SCENARIO=]LOADS",
                    help="arrival rates in requests/s (e.g. 50,100,200; the SLO search climbs them) or closed-model "
@@ -101,7 +113,17 @@ def parse_args(argv):
             setattr(args, key, preset[key])
     if args.pointselect_seconds is None:
         args.pointselect_seconds = preset["pointselect"]
-    args.scenarios = split_list(args.scenarios, SCENARIOS, "scenario")
+    args.scenarios = split_list(args.scenarios or ",".join(preset["scenarios"]), SCENARIOS, "scenario")
+    args.variants = dict(preset["variants"])
+    for spec in args.variants_given:
+        scen, sep, names = spec.partition("=")
+        if not sep or scen not in SCENARIOS:
+            p.error(f"--variants: SCENARIO=NAMES with a scenario among {', '.join(SCENARIOS)}")
+        known = [v.name for v in SCENARIOS[scen].variants]
+        chosen = [n.strip() for n in names.split(",")]
+        if [n for n in chosen if n not in known]:
+            p.error(f"--variants {scen}: unknown {[n for n in chosen if n not in known]}; known: {known}")
+        args.variants[scen] = chosen
     args.models = split_list(args.models, MODELS, "model")
     args.runtimes = ["target"] if args.target else split_list(args.runtime, runtimes.RUNTIMES, "runtime")
     loads = {s: parse_loads(preset["loads"][s]) for s in SCENARIOS}
@@ -126,6 +148,7 @@ def parse_args(argv):
         p.error("--repeat and --duration must be positive")
     args.settings = dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
                          users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
+                         variants=args.variants,
                          models=args.models, runtimes=args.runtimes, target=args.target,
                          loads={s: [l.label for l in v] for s, v in args.load_levels.items()},
                          database=("external" if args.db_url else "the project's embedded MariaDB "
@@ -150,7 +173,7 @@ def main(argv):
     if not args.report_only:
         from benchlab import runner
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
-                         args.warmup, args.cooldown)
+                         args.warmup, args.cooldown, args.variants)
         log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
             f"{args.warmup:.0f} s; planned load phase {fmt_duration(plan.planned_seconds())}, at most "
             f"{fmt_duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "

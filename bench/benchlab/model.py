@@ -7,6 +7,14 @@ MODELS = ("virtual", "worker", "reactive")
 
 
 @dataclass(frozen=True)
+class Variant:
+    """An app configuration a scenario is measured under: the app is (re)started with these properties for it."""
+    name: str  # shown beside the model, "worker (article-small)"; "" = the app as configured
+    props: tuple[tuple[str, str], ...] = ()
+    models: tuple[str, ...] = MODELS  # the models measured under it
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     script: str
@@ -18,12 +26,43 @@ class Scenario:
     # that costs an app restart (for the planned duration only): 200 worker threads (Quarkus' default) / 3 threads
     # per aggregation (1 request + 2 branches) = 67, i.e. 67 VUs or 111/s at 0.6 s each.
     worker_starves_above_in_flight: float | None = None
+    variants: tuple[Variant, ...] = (Variant(""),)
+    needs_tokens: bool = False  # its script sends signed tokens
+    k6_timeout_s: float | None = None  # instead of --timeout
 
+
+# Article 000 let latencies grow to 22 s: its executor scenario lifts the 6 s deadline so that the growth shows.
+NO_EARLY_DEADLINE = (("lab.aggregate.deadline", "60s"),)
+
+
+def branch_executor(core: int, max_size: int, queue: int) -> tuple[tuple[str, str], ...]:
+    """The worker model's branches on a dedicated ThreadPoolExecutor (io.concurrencylab.worker.BranchExecutor)."""
+    return (("lab.worker.branches.executor", "dedicated"), ("lab.worker.branches.core-size", str(core)),
+            ("lab.worker.branches.max-size", str(max_size)), ("lab.worker.branches.queue-size", str(queue)))
+
+
+def connection_pools(size: int) -> tuple[tuple[str, str], ...]:
+    return (("quarkus.datasource.jdbc.max-size", str(size)), ("quarkus.datasource.reactive.max-size", str(size)))
+
+
+POOL_SIZES = (4, 8, 16, 32, 64)
 
 SCENARIOS = {
-    "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select"),
+    "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select", needs_tokens=True),
     "aggregate": Scenario("aggregate", "aggregate.js", slo_p99_ms=700.0, limit="offered",
                           worker_starves_above_in_flight=200 / 3),
+    # Article 000's executor sizes for the worker model's branches, virtual and reactive beside them.
+    "executors": Scenario(
+        "executors", "aggregate.js", slo_p99_ms=700.0, limit="offered", worker_starves_above_in_flight=200 / 3,
+        k6_timeout_s=60.0, variants=(
+            Variant("", NO_EARLY_DEADLINE, ("virtual", "reactive")),
+            Variant("worker-pool", NO_EARLY_DEADLINE, ("worker",)),
+            Variant("article-small", NO_EARLY_DEADLINE + branch_executor(6, 12, 500), ("worker",)),
+            Variant("article-50-150", NO_EARLY_DEADLINE + branch_executor(50, 150, 500), ("worker",)),
+            Variant("article-100-300", NO_EARLY_DEADLINE + branch_executor(100, 300, 500), ("worker",)))),
+    # Article 003: a report of eight reads and an insert per request, the connection pools of both stacks swept.
+    "pool-sweep": Scenario("pool-sweep", "report.js", slo_p99_ms=500.0, limit="offered", needs_tokens=True,
+                           variants=tuple(Variant(f"pool-{n}", connection_pools(n)) for n in POOL_SIZES)),
 }
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
@@ -50,10 +89,22 @@ class PlannedRun:
     repetition: int
     model: str
     seconds: float
+    variant: str = ""
 
     @property
     def tag(self) -> str:
-        return f"{self.runtime}-{self.scenario}-{self.model}-{self.load.kind}{self.load.value:g}-r{self.repetition}"
+        variant = f"-{self.variant}" if self.variant else ""
+        return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}"
+                f"-r{self.repetition}")
+
+    @property
+    def props(self) -> dict[str, str]:
+        """The app properties this run needs beyond the bench's own."""
+        return dict(variant_of(self.scenario, self.variant).props)
+
+
+def variant_of(scenario: str, name: str) -> Variant:
+    return next(v for v in SCENARIOS[scenario].variants if v.name == name)
 
 
 @dataclass
@@ -63,6 +114,7 @@ class RunRow:
     runtime: str
     scenario: str
     model: str
+    variant: str
     load_model: str
     load: float
     repetition: int

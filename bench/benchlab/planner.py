@@ -8,12 +8,18 @@ from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
 RESTART_S = 50.0  # measured here: stop, start and a short re-warm after a run that starved the app
+APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
 
 
 def expected_restart(run: PlannedRun) -> bool:
     limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
+    if run.model != "worker" or limit is None:
+        return False
     in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind == "open" else run.load.value
-    return run.model == "worker" and limit is not None and in_flight > limit
+    core = run.props.get("lab.worker.branches.core-size")
+    if core is not None:  # a dedicated branch executor queues past its core threads (ThreadPoolExecutor semantics)
+        return 2 * in_flight > int(core)
+    return in_flight > limit
 
 
 @dataclass(frozen=True)
@@ -31,27 +37,41 @@ class Plan:
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
         return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S + (RESTART_S if expected_restart(r) else 0)
                     for r in runs)
-                + self.warmups * (self.warmup_s + RUN_OVERHEAD_S))
+                + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
+
+    def app_starts(self) -> int:
+        """App starts for another configuration: wherever a run's properties differ from the run's before it."""
+        props = [{}] + [r.props for r in self.runs]
+        return sum(a != b for a, b in zip(props, props[1:]))
 
 
 def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
     """An open-model step of the worker model above a lower step of the same repetition expected to starve it."""
     return run.load.kind == "open" and any(
         expected_restart(r) for r in runs if r.load.kind == "open" and r.load.value < run.load.value
-        and (r.runtime, r.scenario, r.model, r.repetition) == (run.runtime, run.scenario, run.model, run.repetition))
+        and (r.runtime, r.scenario, r.variant, r.model, r.repetition)
+        == (run.runtime, run.scenario, run.variant, run.model, run.repetition))
 
 
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
-              repetitions: int, seconds: float, warmup_s: float, cooldown_s: float) -> Plan:
-    """Runtimes x scenarios x loads x repetitions x models. Models are interleaved innermost (A B C A B C), and
-    repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
-    no model's repetitions are bunched in one quiet or busy period."""
-    runs = []
+              repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
+              variants: dict[str, list[str]] | None = None) -> Plan:
+    """Runtimes x scenarios x variants x loads x repetitions x models. Models are interleaved innermost (A B C A B C),
+    and repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
+    no model's repetitions are bunched in one quiet or busy period. A variant (an app configuration) is one block:
+    the app restarts once per variant, not per run. Every block starts with a warm-up of each of its models."""
+    runs, warmups = [], 0
     for runtime in runtimes:
         for scenario in scenarios:
-            for load in loads[scenario]:
-                for rep in range(1, repetitions + 1):
-                    order = models if rep % 2 else list(reversed(models))  # no model always goes first
-                    for model in order:
-                        runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds))
-    return Plan(runs, warmups=len(runtimes) * len(scenarios) * len(models), warmup_s=warmup_s, cooldown_s=cooldown_s)
+            for variant in SCENARIOS[scenario].variants:
+                if variants and scenario in variants and variant.name not in variants[scenario]:
+                    continue
+                block_models = [m for m in models if m in variant.models]
+                warmups += len(block_models)
+                for load in loads[scenario]:
+                    for rep in range(1, repetitions + 1):
+                        order = block_models if rep % 2 else list(reversed(block_models))  # no model always first
+                        for model in order:
+                            runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds,
+                                                   variant.name))
+    return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s)

@@ -3,38 +3,21 @@ template renders the same tables as Markdown and as HTML, plotly draws the curve
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-
 import jinja2
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.offline
 
-from benchlab import slo, stats, table, why
+from benchlab import slo, stats, sweeps, table, why
+from benchlab.layout import Table, num
 from benchlab.model import AGGREGATE_IDEAL_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE
-from benchlab.wording import fmt
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 # CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
 # sampler's own scrapes) dominates and the figure grows as the load falls.
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
-
-
-@dataclass
-class Table:
-    """What the template renders, in either format: a title, the column headers, the cells as text, a note."""
-    title: str
-    headers: list[str]
-    rows: list[list[str]]
-    note: str = ""
-
-
-def num(v, digits=None) -> str:
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return "-"
-    return fmt(float(v)) if digits is None else f"{float(v):.{digits}f}"
 
 
 def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
@@ -81,7 +64,7 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
                          if limit else "-", reason(runs, c, cores)])
     note = ("Capacity = the highest offered arrival rate at which the model held the SLO "
-            f"({', '.join(f'{s}: p99 <= {v.slo_p99_ms:g} ms' for s, v in SCENARIOS.items())}; failed requests + "
+            f"({', '.join(f'{s}: p99 <= {SCENARIOS[s].slo_p99_ms:g} ms' for s in first)}; failed requests + "
             f"dropped iterations <= {SLO_MAX_BAD_SHARE:.1%} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
@@ -107,14 +90,16 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
     """At every step, each model against the one with the lowest mean latency, from the per-second windows."""
     out = []
     by_tag = {tag: g["mean_ms"].to_numpy() for tag, g in win.groupby("tag")}
-    for (scenario, kind, load), g in runs.groupby(["scenario", "load_model", "load"], sort=True):
+    # the pool sweep compares models at each pool size, not pool sizes with each other (its own table does that)
+    pool = runs.variant.where(runs.scenario == "pool-sweep", "").fillna("")
+    for (scenario, kind, load, variant), g in runs.groupby(["scenario", "load_model", "load", pool], sort=True):
         samples = {m: [by_tag[t] for t in gm.tag if t in by_tag] for m, gm in g.groupby("model")}
         samples = {m: s for m, s in samples.items() if s}
         if len(samples) < 2:
             continue
         means = {m: np.mean([x.mean() for x in s]) for m, s in samples.items()}
         best = min(means, key=means.get)
-        label = f"{load:g}/s" if kind == "open" else f"{load:g} VUs"
+        label = (f"{load:g}/s" if kind == "open" else f"{load:g} VUs") + (f", {variant}" if variant else "")
         for m in sorted(samples, key=means.get):
             if m == best:
                 continue
@@ -182,6 +167,24 @@ def curves(runs: pd.DataFrame) -> list[str]:
     return figs
 
 
+def latency_over_time(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
+    """The executors scenario's closed-model runs: mean latency per second, one line per model and setting (the
+    first repetition), so that a queue that keeps filling shows as a line that keeps climbing."""
+    rows = runs[(runs.scenario == "executors") & (runs.load_model == "closed") & (runs.repetition == 1)]
+    figs = []
+    for users, at in rows.groupby("load"):
+        fig = go.Figure()
+        for _, r in at.iterrows():
+            w = win[win.tag == r.tag]
+            fig.add_trace(go.Scatter(x=w.t, y=w.mean_ms, mode="lines", name=r.model,
+                                     line={"color": MODEL_COLORS.get(r.model.split()[0])}))
+        fig.update_layout(title=f"executors at {users:g} users: mean latency per second", height=380,
+                          xaxis_title="second of the run", yaxis_title="mean latency ms (log)", yaxis_type="log",
+                          yaxis_tickformat="~g", margin={"t": 50})
+        figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
+    return figs
+
+
 def limits_table(env: dict) -> Table:
     rows = [[k, str(v)] for k, v in (env.get("limits") or {}).items()]
     rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
@@ -198,11 +201,18 @@ def settings_table(env: dict) -> Table:
 
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
+    runs["variant"] = runs.variant.fillna("")
+    sweep_views = [v for v in (sweeps.executors(runs, win), sweeps.pool_sweep(runs, int(env.get("cores") or 1)))
+                   if v is not None]
+    # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
+    runs["model"] = runs.apply(sweeps.label, axis=1)
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
     context = dict(env=env, complete=env.get("complete", False))
-    context["tables"] = [capacity_table(runs, env)] if (runs.load_model == "open").any() else []
+    context["tables"] = ([capacity_table(runs, env)] if (runs.load_model == "open").any() else []) + [
+        v[0] for v in sweep_views]
+    context["findings"] = [sentence for v in sweep_views for sentence in v[1]]
     context["comparisons"] = comparison_sentences(runs, win) if not win.empty else []
     context["steps"] = runs_table(median_rows(runs)) if not runs.empty else None
     context["settings"] = [limits_table(env), settings_table(env)]
@@ -210,7 +220,7 @@ def render(out: str) -> dict[str, str]:
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     template = templates.get_template("report.j2")
     md = template.render(fmt="md", charts=[], **context)
-    html = template.render(fmt="html", charts=curves(runs) if not runs.empty else [],
+    html = template.render(fmt="html", charts=(curves(runs) + latency_over_time(runs, win)) if not runs.empty else [],
                            plotlyjs=plotly.offline.get_plotlyjs(), **context)
     return {"md": md, "html": html}
 

@@ -9,9 +9,10 @@ import traceback
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 import dataclasses
+import itertools
 
 from benchlab import k6tool, pinned, pinning, runtimes, sampler, services, slo, table, windows
-from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow
+from benchlab.model import SCENARIOS, PlannedRun, RunRow, variant_of
 from benchlab.planner import Plan
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
@@ -21,8 +22,9 @@ REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a ful
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
+    timeout = SCENARIOS[run.scenario].k6_timeout_s or args.timeout
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
-           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(args.timeout)}s"}
+           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(timeout)}s"}
     if run.load.kind == "open":
         env["RATE"] = f"{run.load.value:g}"
         if args.max_vus:
@@ -57,7 +59,7 @@ class Bench:
         jwt = services.Jwt(args.jwt, workdir)
         tokens_file, token_error = None, []
         token_thread = None
-        if "jwt-mysql" in args.scenarios:
+        if any(SCENARIOS[s].needs_tokens for s in args.scenarios):
             tokens_file = os.path.join(workdir, "tokens.txt")
             log(f"signing {args.users} {args.jwt.upper()} tokens (in parallel with the database start)")
 
@@ -120,7 +122,7 @@ class Bench:
         script = os.path.join(self.args.k6_dir, SCENARIOS[run.scenario].script)
         rc = k6tool.run_k6(self.pm, self.k6_exe, script, k6_env(base_url, run, seconds, self.args, tokens_file),
                            summary, os.path.join(self.logs, f"k6-{name}.log"), self.args.port + 2,
-                           timeout=seconds + self.args.timeout + 120, csv_path=csv_path, cores=self.k6_cores,
+                           timeout=seconds + (SCENARIOS[run.scenario].k6_timeout_s or self.args.timeout) + 120, csv_path=csv_path, cores=self.k6_cores,
                            started=lambda p: setattr(self, "k6_proc", p))
         return rc, summary
 
@@ -155,7 +157,8 @@ class Bench:
         gc_share = (100 * (gc[-1]["gc_pause_seconds"] - gc[0]["gc_pause_seconds"]) / max(gc[-1]["t_s"] - gc[0]["t_s"], 1)
                     if len(gc) > 1 else None)
         return RunRow(
-            tag=run.tag, runtime=rt_name, scenario=run.scenario, model=run.model, load_model=run.load.kind,
+            tag=run.tag, runtime=rt_name, scenario=run.scenario, model=run.model, variant=run.variant,
+            load_model=run.load.kind,
             load=run.load.value, repetition=run.repetition, planned_s=run.seconds, **figures,
             dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=rc,
             checks_failed=int(k6_summary.get("checks_failed", 0)),
@@ -181,19 +184,19 @@ class Bench:
 
     # --- the whole run -------------------------------------------------------------------------------------------
 
-    def warm_up(self, proc, rt_name, base_url, tokens_file, label, scenarios=None, seconds=None):
-        """Every model on every scenario at its lowest load, before any measurement: for the JIT, without
-        overloading a model before it is measured."""
+    def warm_up(self, proc, first: PlannedRun, base_url, tokens_file, label, seconds=None):
+        """Every model of a block (a scenario under one app configuration) at the scenario's lowest load, before
+        any measurement of the block: for the JIT, without overloading a model before it is measured."""
         seconds = seconds or self.args.warmup
-        for scenario in scenarios or self.args.scenarios:
-            load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
-            for model in self.args.models:
-                if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
-                    services.wait_drained(proc, base_url)
-                run = PlannedRun(0, rt_name, scenario, load, 0, model, seconds)
-                rc, _ = self.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
-                if rc not in (0, 99):
-                    raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {self.logs}/k6-{label}-{run.tag}.log")
+        scenario = first.scenario
+        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
+        for model in (m for m in self.args.models if m in variant_of(scenario, first.variant).models):
+            if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
+                services.wait_drained(proc, base_url)
+            run = PlannedRun(0, first.runtime, scenario, load, 0, model, seconds, first.variant)
+            rc, _ = self.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
+            if rc not in (0, 99):
+                raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {self.logs}/k6-{label}-{run.tag}.log")
 
     def run_all(self):
         args = self.args
@@ -262,14 +265,25 @@ class Bench:
                                                                       self.logs)
                 log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
             t_load = time.time()
-            self.warm_up(app, rt.name, base_url, tokens_file, "warmup")
+            app_props = props
+            rt_runs = [r for r in self.plan.runs if r.runtime == rt.name]
+            for (_, variant), block in itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant)):
+                block = list(block)
+                block_props = dict(props, **block[0].props)
+                if block_props != app_props:  # another app configuration: a fresh app for the block
+                    self.pm.stop(app)
+                    app, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
+                                            f"app-{rt.name}-{variant or 'default'}.log")
+                    probe, app_props = rt.probe(app), block_props
+                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant}: pid {app.pid}")
+                self.warm_up(app, block[0], base_url, tokens_file, "warmup")
 
-            def restart(n, rt=rt):
-                proc, _ = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}-restart{n}.log")
-                return proc, rt.probe(proc)
+                def restart(n, rt=rt, block_props=block_props):
+                    proc, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
+                                             f"app-{rt.name}-restart{n}.log")
+                    return proc, rt.probe(proc)
 
-            app = self.run_plan([r for r in self.plan.runs if r.runtime == rt.name], app, probe, base_url,
-                                tokens_file, restart)
+                app, probe = self.run_plan(block, app, probe, base_url, tokens_file, restart, db_url)
             self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
             self.pm.stop(app)
         if os.path.isdir(jfr_dir):
@@ -281,20 +295,28 @@ class Bench:
     def run_target(self, base_url):
         """An app started elsewhere: no database, downstream or app of ours, no process figures, same scripts."""
         args = self.args
-        if "jwt-mysql" in args.scenarios and not args.tokens:
-            raise RuntimeError("--target with the jwt-mysql scenario needs --tokens FILE: tokens signed with the "
-                               "target's key (one per line)")
+        needing = [s for s in args.scenarios if SCENARIOS[s].needs_tokens]
+        if needing and not args.tokens:
+            raise RuntimeError(f"--target with the {', '.join(needing)} scenario needs --tokens FILE: tokens signed "
+                               f"with the target's key (one per line)")
+        configured = sorted({r.scenario for r in self.plan.runs if r.props})
+        if configured:
+            raise RuntimeError(f"--target cannot measure {', '.join(configured)}: its variants configure the app "
+                               f"(pool sizes, executors), which only a local run can start; measure it locally")
         try:
             services.smoke_test(base_url, args, args.tokens)
         except OSError as e:
             raise RuntimeError(f"--target {base_url} does not answer: {e}") from e
         t_load = time.time()
-        self.warm_up(None, "target", base_url, args.tokens, "warmup")
-        self.run_plan(self.plan.runs, None, None, base_url, args.tokens, None)
+        for _, block in itertools.groupby(self.plan.runs, key=lambda r: r.scenario):
+            block = list(block)
+            self.warm_up(None, block[0], base_url, args.tokens, "warmup")
+            self.run_plan(block, None, None, base_url, args.tokens, None, None)
         self.env["load_seconds"] = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in self.failures) else 0
 
-    def run_plan(self, runs, app, probe, base_url, tokens_file, restart):
+    def run_plan(self, runs, app, probe, base_url, tokens_file, restart, db_url):
+        """Runs a block; returns the app and its probe, which are new if the app had to be restarted."""
         restarts = 0
         broken = {}  # (runtime, scenario, model, repetition) -> the open-model step where the SLO first broke
         with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=CONSOLE,
@@ -323,9 +345,10 @@ class Bench:
                         log(f"the app is still busy 15 s after the run: restarting it (restart {restarts})")
                         self.pm.stop(app)
                         app, probe = restart(restarts)
-                        self.warm_up(app, run.runtime, base_url, tokens_file, f"rewarm{restarts}",
-                                     scenarios=[run.scenario], seconds=REWARM_S)
+                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}", seconds=REWARM_S)
                         drained = services.wait_drained(app, base_url)
+                if SCENARIOS[run.scenario].script == "report.js" and db_url:
+                    services.empty_reports(db_url, self.args.db_user, self.args.db_password)
                 row = self.measure(run, run.runtime, probe, base_url, tokens_file)
                 row.drain_wait_s = round(drained, 1)
                 if run.load.kind == "open" and not slo.holds_slo(dataclasses.asdict(row)):
@@ -340,7 +363,7 @@ class Bench:
                     raise RuntimeError(f"the app died during {run.tag}; see {app.log_path}")
                 time.sleep(self.plan.cooldown_s)
                 progress.advance(task)
-        return app
+        return app, probe
 
 
 def run(args, plan: Plan) -> int:

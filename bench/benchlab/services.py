@@ -13,6 +13,7 @@ import urllib.request
 
 import psutil
 
+from benchlab.model import SCENARIOS
 from benchlab.procs import log
 
 ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -95,8 +96,8 @@ def environment(args, java_home, k6_version):
     return env
 
 
-def http_get(url, timeout=5.0, headers=None):
-    req = urllib.request.Request(url, headers=headers or {})
+def http_get(url, timeout=5.0, headers=None, method="GET"):
+    req = urllib.request.Request(url, headers=headers or {}, method=method)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             return resp.status, resp.read().decode("utf-8", "replace")
@@ -252,15 +253,33 @@ def quarkus_started(app):
 
 def smoke_test(base_url, args, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
+    scripts = {SCENARIOS[s].script for s in args.scenarios}
+    token = None
+    if tokens_file:
+        with open(tokens_file) as f:
+            token = f.readline().strip()
     for m in args.models:
-        if tokens_file:
-            with open(tokens_file) as f:
-                token = f.readline().strip()
-            code, body = http_get(f"{base_url}/{m}/users/me", timeout=10, headers={"Authorization": "Bearer " + token})
-            if code != 200 or '"email"' not in body:  # the user of the first token, whoever signed it
-                raise RuntimeError(f"smoke test /{m}/users/me answered {code}: {body[:200]}")
-        if "aggregate" in args.scenarios:
-            code, body = http_get(f"{base_url}/{m}/users/1/aggregate", timeout=10)
-            if code != 200:
-                raise RuntimeError(f"smoke test /{m}/users/1/aggregate answered {code}: {body[:200]}")
+        probes = []
+        if token:  # the user of the first token, whoever signed it
+            probes.append(("GET", f"/{m}/users/me", '"email"'))
+        if token and "report.js" in scripts:
+            probes.append(("POST", f"/{m}/users/me/report", '"cityUsers"'))
+        if "aggregate.js" in scripts:
+            probes.append(("GET", f"/{m}/users/1/aggregate", '"level"'))
+        for method, path, expected in probes:
+            headers = {"Authorization": "Bearer " + token} if token else {}
+            code, body = http_get(base_url + path, timeout=10, headers=headers, method=method)
+            if code != 200 or expected not in body:
+                raise RuntimeError(f"smoke test {method} {path} answered {code}: {body[:200]}")
 
+
+def empty_reports(db_url, user, password):
+    """Deletes the rows the report scenario inserts, so that every run starts from the same table."""
+    import pymysql  # only the pool-sweep scenario needs it
+
+    m = re.match(r"jdbc:(?:mysql|mariadb)://([^:/]+)(?::(\d+))?/([^?]+)", db_url)
+    if not m:
+        raise RuntimeError(f"cannot read host, port and database from {db_url}")
+    with pymysql.connect(host=m.group(1), port=int(m.group(2) or 3306), user=user, password=password,
+                         database=m.group(3), autocommit=True) as conn, conn.cursor() as cur:
+        cur.execute("DELETE FROM reports")

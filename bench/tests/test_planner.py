@@ -60,3 +60,29 @@ def test_worker_steps_above_its_expected_starvation_are_expected_skipped():
     skipped = [r.tag for r in p.runs if expected_skip(r, p.runs)]
     assert skipped == ["jvm-aggregate-worker-open400-r1"]  # 200/s starves it; closed steps are never skipped
     assert p.planned_seconds() < p.planned_seconds(upper_bound=True)
+
+
+def test_each_variant_is_one_block_with_its_own_models():
+    loads = {"executors": [Load("closed", 150)]}
+    p = make_plan(["jvm"], ["executors"], loads, list(MODELS), 2, 8, 5, 1,
+                  variants={"executors": ["", "article-small"]})
+    blocks = [(r.variant, r.model) for r in p.runs]
+    assert blocks == [("", "virtual"), ("", "reactive"), ("", "reactive"), ("", "virtual"),
+                      ("article-small", "worker"), ("article-small", "worker")]
+    assert p.warmups == 3  # virtual and reactive, then worker under article-small
+    assert p.runs[-1].props["lab.worker.branches.core-size"] == "6"
+    assert p.runs[-1].tag == "jvm-executors-worker-article-small-closed150-r2"
+
+
+def test_a_dedicated_branch_executor_backs_up_past_its_core_threads():
+    def run(variant, users):
+        return PlannedRun(1, "jvm", "executors", Load("closed", users), 1, "worker", 10, variant)
+    assert expected_restart(run("article-small", 150))  # 300 branches, 6 core threads
+    assert not expected_restart(run("article-100-300", 40))  # 80 branches, 100 core threads
+
+
+def test_an_app_start_is_planned_per_configuration_change():
+    loads = {"aggregate": [Load("open", 50)], "pool-sweep": [Load("closed", 50)]}
+    p = make_plan(["jvm"], ["aggregate", "pool-sweep"], loads, list(MODELS), 1, 8, 5, 1,
+                  variants={"pool-sweep": ["pool-4", "pool-32"]})
+    assert p.app_starts() == 2  # pool-4, then pool-32; the aggregate runs on the app as configured

@@ -1,0 +1,105 @@
+"""The articles' sweeps as views of the tidy table: article 000's executor sizes (scenario "executors") and article
+003's connection-pool sizes (scenario "pool-sweep"). Each gives one table and sentences derived from its numbers."""
+from __future__ import annotations
+
+import pandas as pd
+
+from benchlab import why
+from benchlab.model import AGGREGATE_IDEAL_S
+from benchlab.layout import Table, num
+
+KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
+GROWTH_WINDOW_S = 5  # latency growth: mean of the first seconds of a run against its last seconds
+
+
+def label(row) -> str:
+    return f"{row['model']} ({row['variant']})" if isinstance(row.get("variant"), str) and row["variant"] else row["model"]
+
+
+def latency_growth(win: pd.DataFrame, tags) -> tuple[float | None, float | None]:
+    """Mean latency over the first and over the last GROWTH_WINDOW_S seconds, pooled over the runs' windows."""
+    w = win[win.tag.isin(list(tags))]
+    if w.empty:
+        return None, None
+    first = w[w.t < GROWTH_WINDOW_S]
+    last = w[w.t > w.groupby("tag").t.transform("max") - GROWTH_WINDOW_S]
+    return first.mean_ms.mean(), last.mean_ms.mean()
+
+
+def executors(runs: pd.DataFrame, win: pd.DataFrame) -> tuple[Table, list[str]] | None:
+    """Closed-model steps of the executors scenario: throughput against users / 0.6 s, latency growth, queues."""
+    rows = runs[(runs.scenario == "executors") & (runs.load_model == "closed")]
+    if rows.empty:
+        return None
+    table_rows, sentences = [], []
+    for users, at in rows.groupby("load"):
+        ideal = users / AGGREGATE_IDEAL_S
+        per_model = []
+        for name, g in at.groupby(at.apply(label, axis=1), sort=False):
+            first, last = latency_growth(win, g.tag)
+            share = g.ok_rps.median() / ideal
+            per_model.append((name, share, g.p99_ms.median()))
+            table_rows.append([f"{users:g} VUs", name, str(g.repetition.nunique()), num(g.ok_rps.median()),
+                               f"{share:.1%}", num(g.p50_ms.median()), num(g.p99_ms.median()), num(g.max_ms.max()),
+                               f"{num(first)} -> {num(last)}", str(int(g.errors.sum())),
+                               num(g.worker_queue_max.max(), 0), num(g.worker_threads_max.max(), 0)])
+        workers = sorted((m for m in per_model if m[0].startswith("worker")), key=lambda m: -m[1])
+        others = "".join(f"; {m[0]}: {m[1]:.1%}" for m in per_model if not m[0].startswith("worker"))
+        if len(workers) >= 2:
+            best, worst = workers[0], workers[-1]
+            sentences.append(
+                f"At {users:g} users the cure among the worker model's settings is {best[0]}: {best[1]:.1%} of the "
+                f"ideal {ideal:g} req/s (p99 {num(best[2])} ms), against {worst[1]:.1%} for {worst[0]}{others}.")
+        elif workers:
+            sentences.append(f"At {users:g} users {workers[0][0]} reaches {workers[0][1]:.1%} of the ideal "
+                             f"{ideal:g} req/s (p99 {num(workers[0][2])} ms){others}.")
+    note = ("Closed model: each user sends its next request when the previous one is answered, like the article's "
+            f"JMeter threads. Of ideal = successful req/s / (users / {AGGREGATE_IDEAL_S:g} s). Latency first -> last: "
+            f"mean latency over the first and the last {GROWTH_WINDOW_S} s of the runs (growth means a queue that "
+            "keeps filling). Queue max: the worker pool's or, for a dedicated executor, the branch executor's queue. "
+            "The aggregation deadline is 60 s in this scenario (6 s otherwise), so that the growth is not cut.")
+    return Table("Executors (article 000): the worker model's branch executor at the article's sizes",
+                 ["load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms", "max ms",
+                  "latency first -> last ms", "failed", "queue max", "worker threads max"], table_rows, note), sentences
+
+
+def pool_size(variant) -> int | None:
+    return int(variant.split("-")[1]) if isinstance(variant, str) and variant.startswith("pool-") else None
+
+
+def pool_sweep(runs: pd.DataFrame, cores: int) -> tuple[Table, list[str]] | None:
+    """Per model and load: throughput, p99, connection waits and database CPU at each pool size; the knee."""
+    rows = runs[runs.scenario == "pool-sweep"].assign(pool=lambda d: d.variant.map(pool_size))
+    if rows.empty:
+        return None
+    table_rows, sentences = [], []
+    for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
+        step = f"{load:g}/s" if kind == "open" else f"{load:g} VUs"
+        med = g.groupby("pool").agg(ok_rps=("ok_rps", "median"), p99_ms=("p99_ms", "median"),
+                                   errors=("errors", "sum"), jdbc_awaiting_max=("jdbc_awaiting_max", "max"),
+                                   jdbc_blocking_ms_avg=("jdbc_blocking_ms_avg", "median"),
+                                   sql_queue_max=("sql_queue_max", "max"), db_cpu_pct=("db_cpu_pct", "median"),
+                                   app_cpu_pct=("app_cpu_pct", "median"), host_cpu_pct=("host_cpu_pct", "median"),
+                                   k6_cpu_pct=("k6_cpu_pct", "median")).sort_index()
+        best = med.ok_rps.max()
+        knee = next(p for p, r in med.iterrows() if r.ok_rps >= KNEE_SHARE * best)
+        for pool, r in med.iterrows():
+            wait = r.sql_queue_max if model == "reactive" else r.jdbc_awaiting_max
+            table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), num(r.ok_rps),
+                               num(r.p99_ms), str(int(r.errors)), num(wait, 0),
+                               "-" if model == "reactive" else num(r.jdbc_blocking_ms_avg, 1),
+                               num(r.db_cpu_pct, 0), num(r.app_cpu_pct, 0)])
+        smallest, largest = med.index.min(), med.index.max()
+        sentences.append(
+            f"pool-sweep, {model} at {step}: the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, "
+            f"at least {KNEE_SHARE:.0%} of the best {num(best)}); at {smallest:g}: {num(med.ok_rps[smallest])} req/s, "
+            f"{why.explain(med.loc[smallest].to_dict(), cores)}; at {largest:g}: "
+            f"{why.explain(med.loc[largest].to_dict(), cores)}.")
+    note = ("Both pools (JDBC for virtual and worker, reactive for reactive) set to the size in the pool column. "
+            "Wait max: the most requests waiting for a connection in a sample (Agroal's awaiting count; the "
+            "reactive pool's queue). Blocking ms: Agroal's average time to get a connection. Medians over "
+            f"repetitions. Knee: the smallest pool reaching {KNEE_SHARE:.0%} of the model's best throughput at that "
+            "load; the sentences name what limited the smallest and the largest pool.")
+    return Table("Connection-pool sweep (article 003): the report endpoint, eight reads and an insert per request",
+                 ["load", "model", "pool", "ok req/s", "p99 ms", "failed", "wait max", "blocking ms", "DB CPU %",
+                  "app CPU %"], table_rows, note), sentences

@@ -1,0 +1,43 @@
+import dataclasses
+
+import pandas as pd
+
+from benchlab import sweeps
+from benchlab.model import RunRow
+
+
+def rows(*specs):
+    """specs: dicts of the fields that matter; every other field of a run row is None."""
+    base = {f.name: None for f in dataclasses.fields(RunRow)}
+    return pd.DataFrame([dict(base, runtime="jvm", repetition=1, errors=0, **s) for s in specs])
+
+
+def test_pool_sweep_knee_is_the_smallest_pool_near_the_best_throughput():
+    runs = rows(*[dict(tag=f"t{n}", scenario="pool-sweep", model="virtual", variant=f"pool-{n}", load_model="closed",
+                       load=50, ok_rps=rps, p99_ms=p99, jdbc_awaiting_max=wait, db_cpu_pct=db, app_cpu_pct=40)
+                  for n, rps, p99, wait, db in [(4, 100, 900, 46, 30), (8, 190, 400, 40, 60),
+                                                (16, 230, 250, 20, 150), (32, 236, 240, 0, 185)]])
+    table, sentences = sweeps.pool_sweep(runs, cores=2)
+    knee_rows = [r for r in table.rows if r[2].endswith("(knee)")]
+    assert [r[2] for r in knee_rows] == ["16 (knee)"]  # 230 >= 95 % of 236; 190 is not
+    assert sentences[0].startswith("pool-sweep, virtual at 50 VUs: the knee is at 16 connections")
+    assert "at 4: 100 req/s, JDBC pool wait: up to 46 requests waiting" in sentences[0]
+    assert "at 32: database CPU: 185 %" in sentences[0]
+
+
+def test_executors_names_the_cure_with_its_share_of_the_ideal():
+    runs = rows(
+        dict(tag="a", scenario="executors", model="worker", variant="article-small", load_model="closed", load=150,
+             ok_rps=6.6, p99_ms=22000, max_ms=23000, worker_queue_max=480),
+        dict(tag="b", scenario="executors", model="worker", variant="article-100-300", load_model="closed",
+             load=150, ok_rps=245, p99_ms=640, max_ms=700, worker_queue_max=0),
+        dict(tag="c", scenario="executors", model="virtual", variant="", load_model="closed", load=150,
+             ok_rps=248, p99_ms=615, max_ms=650, worker_queue_max=0))
+    win = pd.DataFrame({"tag": ["a"] * 10, "t": range(10), "mean_ms": [600 * (i + 1) for i in range(10)],
+                        "requests": 1, "ok": 1, "p99_ms": 1.0})
+    table, sentences = sweeps.executors(runs, win)
+    small = next(r for r in table.rows if r[1] == "worker (article-small)")
+    assert small[4] == "2.6%" and small[8] == "1800 -> 4800"  # 6.6 / 250; first 5 s against the last 5 s
+    assert sentences == ["At 150 users the cure among the worker model's settings is worker (article-100-300): "
+                         "98.0% of the ideal 250 req/s (p99 640 ms), against 2.6% for worker (article-small); "
+                         "virtual: 99.2%."]
