@@ -135,6 +135,7 @@ class RunRow:
     app_cpu_pct: float | None  # average over the run; 100 = one core
     k6_cpu_pct: float | None
     db_cpu_pct: float | None
+    downstream_cpu_pct: float | None  # the downstream service's process (the aggregation's timers, its HTTP)
     host_cpu_pct: float | None  # all cores together = 100
     app_cpu_ms_per_req: float | None
     rss_peak_mb: float | None
@@ -144,6 +145,7 @@ class RunRow:
     jdbc_awaiting_max: float | None
     jdbc_blocking_ms_avg: float | None
     sql_queue_max: float | None
+    client_queue_max: float | None  # REST client calls waiting for a connection to the downstream
     gc_share_pct: float | None
     metrics_missed_pct: float | None  # samples in which /lab/saturation (event loop) did not answer within 1.5 s
     drain_wait_s: float = 0.0

@@ -24,22 +24,23 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
     """Scenario x model x load: medians over repetitions, sums for the counts, max for the queues."""
     keys = ["scenario", "load_model", "load", "model"]
     agg = {c: "median" for c in ("ok_rps", "p50_ms", "p99_ms", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
-                                  "host_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
+                                  "host_cpu_pct", "downstream_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
                                   "gc_share_pct", "jdbc_blocking_ms_avg")}
     agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
     agg["pinned"] = lambda v: v.sum(min_count=1)  # None when not recorded, not 0
     agg.update({c: "max" for c in ("worker_queue_max", "worker_threads_max", "jdbc_awaiting_max", "sql_queue_max",
+                                   "client_queue_max",
                                    "metrics_missed_pct")})
     agg["repetition"] = "nunique"
     return runs.groupby(keys, sort=True).agg(agg).reset_index()
 
 
-def physical_limit(scenario: str, env: dict, cap: slo.Capacity) -> tuple[float | None, str]:
+def physical_limit(scenario: str, env: dict, caps: list[slo.Capacity]) -> tuple[float | None, str]:
     kind = SCENARIOS[scenario].limit
     if kind == "point_select":
         qps = (env.get("point_select") or {}).get("qps")
         return qps, "the database's point-select rate" + (f" ({qps:.0f}/s)" if qps else " (not measured)")
-    top = max(cap.steps)
+    top = max(max(c.steps) for c in caps if c.scenario == scenario)  # a model's skipped steps were offered too
     return top, f"the highest offered rate ({top:g}/s; the ideal answers every request in 600 ms)"
 
 
@@ -56,7 +57,7 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
             continue
         best = max(c.rate for c in sc)
         for c in sorted(sc, key=lambda c: -c.rate):
-            limit, _ = physical_limit(scenario, env, c)
+            limit, _ = physical_limit(scenario, env, caps)
             top = c.rate == max(c.steps)
             interval = f"{c.low:g} to {c.high:g}" + (" (ladder top: at least)" if top else "")
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
@@ -68,7 +69,7 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
             f"dropped iterations <= {SLO_MAX_BAD_SHARE:.1%} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
-                f"{s}: {physical_limit(s, env, first[s])[1]}" for s in SCENARIOS if s in first) + ".")
+                f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + ".")
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"], rows, note)
 
@@ -127,18 +128,21 @@ def runs_table(med: pd.DataFrame) -> Table:
                      f"{int(r.errors)} ({int(r.status_0)}/{int(r.status_4xx)}/{int(r.status_5xx)})",
                      f"{int(r.dropped)}", f"{(r.errors + r.dropped) / offered:.2%}" if offered else "-",
                      num(r.app_cpu_pct, 0), num(r.k6_cpu_pct, 0), num(r.db_cpu_pct, 0),
+                     num(r.downstream_cpu_pct, 0), num(r.host_cpu_pct, 0),
                      num(r.app_cpu_ms_per_req, 2) if busy else "-",
                      num(r.worker_queue_max, 0), num(r.worker_threads_max, 0), num(r.jdbc_awaiting_max, 0),
-                     num(r.sql_queue_max, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
+                     num(r.sql_queue_max, 0), num(r.client_queue_max, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
                      num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
     return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
-                                "app CPU ms/req", "worker queue max", "worker threads max", "JDBC awaiting max",
-                                "reactive queue max", "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
+                                "downstream CPU %", "machine CPU %", "app CPU ms/req", "worker queue max",
+                                "worker threads max", "JDBC awaiting max", "reactive queue max", "REST client queue max",
+                                "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
                  "/ the measured window (first to last second with a finished request); of ideal (closed-model "
                  "aggregation): against VUs / 0.6 s. p50/p99 over every finished "
-                 "request, failed ones included. CPU % = average over the run, 100 = one core. App CPU ms/req only "
+                 "request, failed ones included. CPU % = average over the run, 100 = one core (machine CPU: all "
+                 "cores together = 100). App CPU ms/req only "
                  f"where the app averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU (below that, background "
                  "work dominates). Queues and threads: the highest sample of /lab/saturation, read every second on the "
                  "event loop (sampler missed %: samples it did not answer within 1.5 s). Pinned: JFR "
@@ -189,7 +193,9 @@ def limits_table(env: dict) -> Table:
     rows = [[k, str(v)] for k, v in (env.get("limits") or {}).items()]
     rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
     return Table("Limits in force", ["limit", "value"], rows, "A limit hides queueing behind it: a request refused "
-                 "at once (503) or cut at a deadline (504) counts as failed, never as fast.")
+                 "at once (503) or cut at a deadline (504) counts as failed, never as fast. The app as configured; a "
+                 "scenario's app configurations (pool sizes, executors, its deadline) override some of these, as "
+                 "the scenario's own table says.")
 
 
 def settings_table(env: dict) -> Table:

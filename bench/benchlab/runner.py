@@ -47,6 +47,7 @@ class Bench:
         self.failures: list[str] = []
         self.env: dict = {}
         self.db = None
+        self.downstream = None
         self.k6_proc = None
         split = pinning.split_cores(os.cpu_count() or 1) if args.pin else None
         self.k6_cores, self.app_cores = split if split else (None, None)
@@ -93,6 +94,7 @@ class Bench:
             if token_error:
                 raise token_error[0]
         services.wait_ready(ds, f"http://127.0.0.1:{ds_port}/q/health/ready", 180, "downstream service")
+        self.downstream = ds
         log(f"downstream ready on port {ds_port}, {args.users} users seeded")
         if self.app_cores:
             for proc in (self.db, ds):
@@ -135,6 +137,8 @@ class Bench:
         others = {"k6": self.k6_cpu}
         if self.db is not None:
             others["db"] = lambda: sampler.group_cpu_seconds(self.db.pgid)
+        if self.downstream is not None:
+            others["downstream"] = lambda: sampler.group_cpu_seconds(self.downstream.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation", samples_csv, others)
         cpu_before = probe.cpu_seconds() if probe else None
         k6_csv = os.path.join(self.out, "k6", f"{run.tag}.csv.gz")
@@ -163,6 +167,7 @@ class Bench:
             dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=rc,
             checks_failed=int(k6_summary.get("checks_failed", 0)),
             app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
+            downstream_cpu_pct=smp.mean("downstream_cpu_pct"), client_queue_max=smp.peak("client_queue"),
             host_cpu_pct=smp.mean("host_cpu_pct"),
             app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
             rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),

@@ -20,13 +20,16 @@ METRICS = {
     "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),
     "sql_active": ("sql_pool_active", None),
     "sql_queue": ("sql_pool_queue_size", None),
+    # REST client calls waiting for a pooled connection to the downstream (every client summed)
+    "client_queue": ("http_client_queue_size", None),
     # Quarkus' worker pool itself (Vert.x' worker_pool_* series do not see the work Quarkus REST hands it)
     "worker_threads": ("lab_worker_pool_threads", None),
     "worker_queue": ("lab_worker_pool_queued_tasks", None),
     # the worker model's dedicated branch pool, when a profile selects it (article 000's presets)
     "branch_queue": ("executor_queued_tasks", ("name", "worker-branches")),
 }
-COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "host_cpu_pct",
+COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
+           "host_cpu_pct",
            "os_threads", "metrics_missed", *METRICS]
 
 

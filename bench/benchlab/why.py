@@ -32,8 +32,12 @@ RULES = (
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
     Rule("sql_queue_max", "wait", "reactive pool queue",
          "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
+    Rule("client_queue_max", "wait", "REST client pool wait",
+         "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (the pool holds "
+         "quarkus.rest-client.downstream.connection-pool-size; each aggregation keeps one for 0.9 s in all)"),
     Rule("k6_cpu_pct", "cores", "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
     Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
+    Rule("downstream_cpu_pct", "cores", "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
     Rule("app_cpu_pct", "cores", "app CPU", "app CPU: {v:.0f} %"),
     Rule("host_cpu_pct", "95", "machine CPU", "the machine's CPUs were full: {v:.0f} % of all cores"),
     Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
