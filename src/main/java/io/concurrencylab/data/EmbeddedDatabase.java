@@ -25,14 +25,11 @@ import org.slf4j.event.Level;
  * the benchmark. Never in production: the packaged application does not even carry the server's binaries. MariaDB speaks the MySQL protocol, so the JDBC MySQL driver and the reactive MySQL
  * client both talk to it unchanged.
  */
-public final class EmbeddedDatabase implements AutoCloseable {
+public final class EmbeddedDatabase implements EmbeddedServer {
 
     public static final String DATABASE = "lab";
 
-    /**
-     * Where the shared server's port is kept. A system property, not a static field: dev-mode live reload and
-     * test profiles load our classes again in new class loaders, and they must find the running server.
-     */
+    /** Where the shared server's port is kept (see {@link EmbeddedServer#sharedPort}). */
     static final String SHARED_PORT_PROPERTY = "concurrencylab.embedded-db.port";
 
     private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
@@ -101,14 +98,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
      * The port of the one server this JVM shares, started on first use and stopped when the JVM exits.
      */
     public static synchronized int sharedPort() {
-        String running = System.getProperty(SHARED_PORT_PROPERTY);
-        if (running != null) {
-            return Integer.parseInt(running);
-        }
-        EmbeddedDatabase shared = start();
-        Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "embedded-db-stop"));
-        System.setProperty(SHARED_PORT_PROPERTY, Integer.toString(shared.port));
-        return shared.port;
+        return EmbeddedServer.sharedPort(SHARED_PORT_PROPERTY, EmbeddedDatabase::start);
     }
 
     public static String jdbcUrl(int port) {
@@ -119,6 +109,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return "mysql://127.0.0.1:" + port + "/" + DATABASE;
     }
 
+    @Override
     public int port() {
         return port;
     }

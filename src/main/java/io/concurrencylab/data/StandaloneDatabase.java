@@ -1,7 +1,5 @@
 package io.concurrencylab.data;
 
-import java.util.concurrent.CountDownLatch;
-
 /**
  * The embedded MariaDB as a process of its own, for the benchmark and for running several app processes on
  * one database. Prints the JDBC URL on its first line of standard output and runs until it is stopped:
@@ -14,13 +12,6 @@ public final class StandaloneDatabase {
 
     public static void main(String[] args) throws InterruptedException {
         EmbeddedDatabase db = EmbeddedDatabase.start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            db.close();
-            stopped.countDown();
-        }, "embedded-db-stop"));
-        System.out.println(EmbeddedDatabase.jdbcUrl(db.port()));
-        System.out.flush();
-        stopped.await();
+        EmbeddedServer.serveUntilStopped(db, EmbeddedDatabase.jdbcUrl(db.port()));
     }
 }

@@ -15,6 +15,7 @@ public enum ErrorCode {
     DATABASE_UNAVAILABLE(503, "database_unavailable", "The database is not available, try again later"),
     DATABASE_BUSY(503, "database_busy", "No database connection became free in time, try again later"),
     SERVICE_OVERLOADED(503, "service_overloaded", "Too many requests in progress, try again later"),
+    CACHE_UNAVAILABLE(503, "cache_unavailable", "The shared cache could not be reached, try again later"),
     DOWNSTREAM_TIMEOUT(504, "downstream_timeout", "The downstream service did not answer in time"),
     AGGREGATE_DEADLINE(504, "aggregate_deadline", "The aggregation did not complete within its deadline");
 

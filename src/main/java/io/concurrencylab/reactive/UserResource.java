@@ -4,6 +4,7 @@ import io.concurrencylab.aggregation.AggregationConfig;
 import io.concurrencylab.aggregation.ReactiveDownstreamClient;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.cache.ReactiveAggregateCache;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
 import io.concurrencylab.user.UserView;
@@ -23,14 +24,16 @@ public class UserResource {
     private final ReactiveUserRepository users;
     private final ReactiveReportRepository reports;
     private final ReactiveDownstreamClient downstream;
+    private final ReactiveAggregateCache cache;
     private final Duration deadline;
     private final JsonWebToken token;
 
     UserResource(ReactiveUserRepository users, ReactiveReportRepository reports, @RestClient ReactiveDownstreamClient downstream,
-            AggregationConfig aggregation, JsonWebToken token) {
+            ReactiveAggregateCache cache, AggregationConfig aggregation, JsonWebToken token) {
         this.users = users;
         this.reports = reports;
         this.downstream = downstream;
+        this.cache = cache;
         this.deadline = aggregation.deadline();
         this.token = token;
     }
@@ -52,7 +55,16 @@ public class UserResource {
     @GET
     @Path("/{id}/aggregate")
     public Uni<UserAggregate> aggregate(String id) {
-        long userId = UserIds.parse(id);
+        return aggregate(UserIds.parse(id));
+    }
+
+    @GET
+    @Path("/{id}/aggregate/cached")
+    public Uni<UserAggregate> aggregateCached(String id) {
+        return cache.get(UserIds.parse(id), this::aggregate);
+    }
+
+    private Uni<UserAggregate> aggregate(long userId) {
         return downstream.base(userId).chain(base -> Uni.combine().all()
                 .unis(downstream.detail(base.id()), downstream.extra(base.id()))
                 .with((detail, extra) -> UserAggregate.of(base, detail, extra)))

@@ -3,6 +3,7 @@ package io.concurrencylab.virtual;
 import io.concurrencylab.aggregation.BlockingAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
+import io.concurrencylab.cache.BlockingAggregateCache;
 import io.concurrencylab.report.ReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
@@ -25,14 +26,16 @@ public class UserResource {
     private final UserRepository users;
     private final ReportRepository reports;
     private final BlockingAggregation aggregation;
+    private final BlockingAggregateCache cache;
     private final ExecutorService branches;
     private final JsonWebToken token;
 
     UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation,
-            @VirtualThreads ExecutorService branches, JsonWebToken token) {
+            BlockingAggregateCache cache, @VirtualThreads ExecutorService branches, JsonWebToken token) {
         this.users = users;
         this.reports = reports;
         this.aggregation = aggregation;
+        this.cache = cache;
         this.branches = branches;
         this.token = token;
     }
@@ -55,6 +58,12 @@ public class UserResource {
     @Path("/{id}/aggregate")
     public UserAggregate aggregate(String id) {
         return aggregation.aggregate(UserIds.parse(id), branches);
+    }
+
+    @GET
+    @Path("/{id}/aggregate/cached")
+    public UserAggregate aggregateCached(String id) {
+        return cache.get(UserIds.parse(id), userId -> aggregation.aggregate(userId, branches));
     }
 
     @GET
