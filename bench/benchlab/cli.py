@@ -17,20 +17,21 @@ PRESETS = {
     # The two core cases on a fixed ladder of arrival rates, 3 interleaved repetitions. The aggregate ladder goes past
     # the worker pool's starvation point (each aggregation holds 1 worker thread and needs 2 more for its branches)
     # and up to 1,000 requests in flight (1,600/s x 0.6 s); then article 000's 150 users and 1,000 users, closed model.
-    # The articles' other experiments (executors, pool-sweep) are selected with --scenarios.
+    # The articles' other experiments (executors, pool-sweep, cache) are selected with --scenarios.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
                     scenarios=("jwt-mysql", "aggregate"),
                     loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000",
-                           "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200"},
+                           "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
+                           "cache": "vus:150,200,800"},
                     variants={}),
     # CI and first-time users: every scenario and model at two rates, one repetition; the executor and pool sweeps
-    # at the article's concurrency only, with the extremes of each sweep.
+    # at the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
                   scenarios=tuple(SCENARIOS),
                   loads={"jwt-mysql": "100,400", "aggregate": "30,150", "executors": "vus:150",
-                         "pool-sweep": "vus:50"},
+                         "pool-sweep": "vus:50", "cache": "vus:50"},
                   variants={"executors": ["", "article-small"],
-                            "pool-sweep": ["pool-4", "pool-32"]}),
+                            "pool-sweep": ["pool-4", "pool-32"], "cache": ["uncached", "local-1000+redis"]}),
 }
 
 
@@ -92,6 +93,8 @@ def parser():
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
     p.add_argument("--pin", action="store_true", help="pin k6 and the app + database to separate cores (taskset; "
                    "needs 4 cores or more, otherwise the report says it was not done)")
+    p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "
+                   "per run (jvm runtime), as flamegraphs/<run>-<event>.html beside the report")
     p.add_argument("--target", metavar="URL", help="measure an app started elsewhere (no database, downstream or "
                    "app is started; no process figures)")
     p.add_argument("--tokens", metavar="FILE", help="with --target: tokens signed with the target's key")
@@ -149,7 +152,7 @@ def parse_args(argv):
     args.settings = dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
                          users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
                          variants=args.variants,
-                         models=args.models, runtimes=args.runtimes, target=args.target,
+                         models=args.models, runtimes=args.runtimes, target=args.target, flamegraph=args.flamegraph,
                          loads={s: [l.label for l in v] for s, v in args.load_levels.items()},
                          database=("external" if args.db_url else "the project's embedded MariaDB "
                                    "(./mvnw exec:exec@database)") if not args.target else "the target's own")

@@ -12,6 +12,8 @@ class Variant:
     name: str  # shown beside the model, "worker (article-small)"; "" = the app as configured
     props: tuple[tuple[str, str], ...] = ()
     models: tuple[str, ...] = MODELS  # the models measured under it
+    script: str | None = None  # instead of the scenario's script (the cache scenario's uncached reference)
+    redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,10 @@ def connection_pools(size: int) -> tuple[tuple[str, str], ...]:
 
 POOL_SIZES = (4, 8, 16, 32, 64)
 
+
+def local_cache(entries: int) -> tuple[tuple[str, str], ...]:
+    return (('quarkus.cache.caffeine."aggregate".maximum-size', str(entries)),)
+
 SCENARIOS = {
     "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select", needs_tokens=True),
     "aggregate": Scenario("aggregate", "aggregate.js", slo_p99_ms=700.0, limit="offered",
@@ -63,10 +69,19 @@ SCENARIOS = {
     # Article 003: a report of eight reads and an insert per request, the connection pools of both stacks swept.
     "pool-sweep": Scenario("pool-sweep", "report.js", slo_p99_ms=500.0, limit="offered", needs_tokens=True,
                            variants=tuple(Variant(f"pool-{n}", connection_pools(n)) for n in POOL_SIZES)),
+    # Article 000's last step: the aggregation behind a local (Caffeine) and a remote (Redis) tier, ids drawn from a
+    # Zipf distribution; the uncached aggregation is the reference, measured in the same run.
+    "cache": Scenario("cache", "aggregate-cached.js", slo_p99_ms=700.0, limit="offered",
+                      worker_starves_above_in_flight=200 / 3, variants=(
+                          Variant("uncached", script="aggregate.js"),
+                          Variant("local-1000", local_cache(1000)),
+                          Variant("local-10000", local_cache(10000)),
+                          Variant("local-1000+redis", local_cache(1000), redis=True))),
 }
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
+DOWNSTREAM_MEAN_S = (0.1 + 0.3 + 0.5) / 3  # an aggregation's three calls, on average, as the downstream's timers set
 
 
 @dataclass(frozen=True)
@@ -107,6 +122,10 @@ def variant_of(scenario: str, name: str) -> Variant:
     return next(v for v in SCENARIOS[scenario].variants if v.name == name)
 
 
+def script_of(scenario: str, variant: str) -> str:
+    return variant_of(scenario, variant).script or SCENARIOS[scenario].script
+
+
 @dataclass
 class RunRow:
     """One row of the tidy results table: one measured run of one model at one load and repetition."""
@@ -145,10 +164,13 @@ class RunRow:
     jdbc_awaiting_max: float | None
     jdbc_blocking_ms_avg: float | None
     sql_queue_max: float | None
-    client_queue_max: float | None  # REST client calls waiting for a connection to the downstream
+    # mean time of the REST client's downstream calls above the downstream's own timers (pool wait, scheduling)
+    client_excess_ms: float | None
     gc_share_pct: float | None
     metrics_missed_pct: float | None  # samples in which /lab/saturation (event loop) did not answer within 1.5 s
     drain_wait_s: float = 0.0
     pinned: int | None = None  # JFR jdk.VirtualThreadPinned events during the run (None: not recorded)
     started_at: float | None = None  # epoch seconds: k6 started
     ended_at: float | None = None  # epoch seconds: k6 ended
+    local_hit_pct: float | None = None  # cache scenario: lookups the local tier answered
+    remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered

@@ -11,14 +11,19 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import k6tool, pinned, pinning, runtimes, sampler, services, slo, table, windows
-from benchlab.model import SCENARIOS, PlannedRun, RunRow, variant_of
+from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
+from benchlab.model import DOWNSTREAM_MEAN_S, SCENARIOS, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
 
 REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a full warm-up
+
+
+def client_excess_ms(smp: sampler.Sampler) -> float | None:
+    per_call = smp.rate("client_seconds", "client_calls")
+    return None if per_call is None else round(1000 * (per_call - DOWNSTREAM_MEAN_S), 1)
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
@@ -48,6 +53,8 @@ class Bench:
         self.env: dict = {}
         self.db = None
         self.downstream = None
+        self.redis_url = None
+        self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
         self.k6_proc = None
         split = pinning.split_cores(os.cpu_count() or 1) if args.pin else None
         self.k6_cores, self.app_cores = split if split else (None, None)
@@ -96,8 +103,13 @@ class Bench:
         services.wait_ready(ds, f"http://127.0.0.1:{ds_port}/q/health/ready", 180, "downstream service")
         self.downstream = ds
         log(f"downstream ready on port {ds_port}, {args.users} users seeded")
+        redis = None
+        if any(variant_of(r.scenario, r.variant).redis for r in self.plan.runs):
+            log("starting Redis for the remote cache tier: ./mvnw -q exec:exec@redis")
+            redis, self.redis_url = services.start_redis(self.pm, java_home, self.logs)
+            log(f"Redis ready: {self.redis_url}")
         if self.app_cores:
-            for proc in (self.db, ds):
+            for proc in (self.db, ds, redis):
                 if proc is not None:
                     pinning.pin_group(proc.pgid, self.app_cores)
         # No drain on stop: the bench stops the app only between runs (a restart after a starved run, the end),
@@ -121,7 +133,7 @@ class Bench:
 
     def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
         summary = os.path.join(self.out, "k6", f"{name}.json")
-        script = os.path.join(self.args.k6_dir, SCENARIOS[run.scenario].script)
+        script = os.path.join(self.args.k6_dir, script_of(run.scenario, run.variant))
         rc = k6tool.run_k6(self.pm, self.k6_exe, script, k6_env(base_url, run, seconds, self.args, tokens_file),
                            summary, os.path.join(self.logs, f"k6-{name}.log"), self.args.port + 2,
                            timeout=seconds + (SCENARIOS[run.scenario].k6_timeout_s or self.args.timeout) + 120, csv_path=csv_path, cores=self.k6_cores,
@@ -142,6 +154,9 @@ class Bench:
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation", samples_csv, others)
         cpu_before = probe.cpu_seconds() if probe else None
         k6_csv = os.path.join(self.out, "k6", f"{run.tag}.csv.gz")
+        profiled = self.profiler is not None and rt_name == "jvm" and probe is not None
+        if profiled:
+            self.profiler.start(probe.pid)
         smp.start()
         started_at = time.time()
         try:
@@ -149,6 +164,8 @@ class Bench:
         finally:
             ended_at = time.time()
             smp.stop()
+            if profiled:
+                self.profiler.stop(probe.pid, run.tag)
         cpu = probe.cpu_seconds() - cpu_before if probe and probe.pid and os.path.exists(f"/proc/{probe.pid}") \
             else None
         k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
@@ -167,7 +184,7 @@ class Bench:
             dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=rc,
             checks_failed=int(k6_summary.get("checks_failed", 0)),
             app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
-            downstream_cpu_pct=smp.mean("downstream_cpu_pct"), client_queue_max=smp.peak("client_queue"),
+            downstream_cpu_pct=smp.mean("downstream_cpu_pct"), client_excess_ms=client_excess_ms(smp),
             host_cpu_pct=smp.mean("host_cpu_pct"),
             app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
             rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
@@ -176,6 +193,8 @@ class Bench:
             worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
             jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
             gc_share_pct=None if gc_share is None else round(gc_share, 2),
+            local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),
+            remote_hit_pct=smp.share("cache_remote_hits", "cache_remote_lookups"),
             metrics_missed_pct=None if probe is None and not smp.rows else
             round(100 * sum(r.get("metrics_missed", 0) for r in smp.rows) / max(len(smp.rows), 1), 1),
             started_at=round(started_at, 3), ended_at=round(ended_at, 3))
@@ -252,6 +271,14 @@ class Bench:
                                                                      limits=rt.limits())
             if isinstance(rt, runtimes.JvmRuntime):
                 rt.jvm_args.append(pinned.jvm_option(jfr_dir))  # the app on the host JVM only
+                if args.flamegraph:
+                    rt.jvm_args.append(profiler.JVM_OPTION)
+        if args.flamegraph:
+            log(f"flame graphs ({args.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
+            self.profiler = profiler.Profiler(java_home, profiler.library(ROOT, self.logs), args.flamegraph,
+                                              os.path.join(self.out, "flamegraphs"))
+            self.env["flamegraphs"] = (f"async-profiler {profiler.VERSION}, event {args.flamegraph}: "
+                                       f"flamegraphs/<run>-{args.flamegraph}.html, one per run of the jvm runtime")
         props, child_env, tokens_file, db_url = self.start_services(java_home, workdir)
         base_url = f"http://127.0.0.1:{args.port}"
         for rt in rts:
@@ -275,6 +302,8 @@ class Bench:
             for (_, variant), block in itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant)):
                 block = list(block)
                 block_props = dict(props, **block[0].props)
+                if variant_of(block[0].scenario, variant).redis:
+                    block_props["quarkus.redis.hosts"] = self.redis_url
                 if block_props != app_props:  # another app configuration: a fresh app for the block
                     self.pm.stop(app)
                     app, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
@@ -352,7 +381,7 @@ class Bench:
                         app, probe = restart(restarts)
                         self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}", seconds=REWARM_S)
                         drained = services.wait_drained(app, base_url)
-                if SCENARIOS[run.scenario].script == "report.js" and db_url:
+                if script_of(run.scenario, run.variant) == "report.js" and db_url:
                     services.empty_reports(db_url, self.args.db_user, self.args.db_password)
                 row = self.measure(run, run.runtime, probe, base_url, tokens_file)
                 row.drain_wait_s = round(drained, 1)

@@ -31,6 +31,8 @@ LIMIT_PROPERTIES = {
     "quarkus.thread-pool.max-threads": "worker pool threads",
     "quarkus.rest-client.downstream.connection-pool-size": "downstream client connections",
     "lab.worker.branches.executor": "worker model's branch executor",
+    'quarkus.cache.caffeine."aggregate".expire-after-write': "cached aggregation: lifetime in the local tier",
+    "lab.cache.remote.ttl": "cached aggregation: lifetime in Redis",
 }
 
 def find_java_home():
@@ -120,17 +122,27 @@ def wait_ready(proc, url, timeout, what):
 
 
 def start_database(pm, java_home, logs):
-    """The project's embedded MariaDB, started by Maven from the repository (`./mvnw -q exec:exec@database`): it prints
-    its JDBC URL as the first stdout line starting with jdbc: and runs until its process group is stopped."""
-    argv = [os.path.join(ROOT, "mvnw"), "-q", "exec:exec@database"]
-    proc = pm.start("database", argv, os.path.join(logs, "database.log"), cwd=ROOT, pipe_stdout=True,
+    """The project's embedded MariaDB (`./mvnw -q exec:exec@database`): prints its JDBC URL, runs until stopped."""
+    return start_embedded(pm, java_home, logs, "database", "jdbc:")
+
+
+def start_redis(pm, java_home, logs):
+    """The project's embedded Redis (`./mvnw -q exec:exec@redis`), the cache scenario's remote tier."""
+    return start_embedded(pm, java_home, logs, "redis", "redis://")
+
+
+def start_embedded(pm, java_home, logs, name, url_prefix):
+    """An embedded server started by Maven from the repository: it prints its URL as the first stdout line starting
+    with url_prefix and runs until its process group is stopped."""
+    argv = [os.path.join(ROOT, "mvnw"), "-q", f"exec:exec@{name}"]
+    proc = pm.start(name, argv, os.path.join(logs, f"{name}.log"), cwd=ROOT, pipe_stdout=True,
                     env=dict(os.environ, JAVA_HOME=java_home))
     found = {}
 
     def read():
-        with open(os.path.join(logs, "database.stdout"), "w") as sink:
+        with open(os.path.join(logs, f"{name}.stdout"), "w") as sink:
             for line in proc.popen.stdout:  # keep draining so the pipe never fills
-                if "url" not in found and line.startswith("jdbc:"):
+                if "url" not in found and line.startswith(url_prefix):
                     found["url"] = line.strip()
                 sink.write(line)
                 sink.flush()
@@ -139,9 +151,9 @@ def start_database(pm, java_home, logs):
     deadline = time.time() + 180
     while "url" not in found:
         if not proc.alive():
-            raise RuntimeError(f"embedded database exited (code {proc.popen.returncode}); see {proc.log_path}")
+            raise RuntimeError(f"embedded {name} exited (code {proc.popen.returncode}); see {proc.log_path}")
         if time.time() > deadline:
-            raise RuntimeError(f"embedded database printed no JDBC URL within 180 s; see {proc.log_path}")
+            raise RuntimeError(f"embedded {name} printed no URL within 180 s; see {proc.log_path}")
         time.sleep(0.2)
     return proc, found["url"]
 
@@ -253,7 +265,7 @@ def quarkus_started(app):
 
 def smoke_test(base_url, args, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
-    scripts = {SCENARIOS[s].script for s in args.scenarios}
+    scripts = {v.script or SCENARIOS[s].script for s in args.scenarios for v in SCENARIOS[s].variants}
     token = None
     if tokens_file:
         with open(tokens_file) as f:
@@ -266,6 +278,8 @@ def smoke_test(base_url, args, tokens_file):
             probes.append(("POST", f"/{m}/users/me/report", '"cityUsers"'))
         if "aggregate.js" in scripts:
             probes.append(("GET", f"/{m}/users/1/aggregate", '"level"'))
+        if "aggregate-cached.js" in scripts:
+            probes.append(("GET", f"/{m}/users/1/aggregate/cached", '"level"'))
         for method, path, expected in probes:
             headers = {"Authorization": "Bearer " + token} if token else {}
             code, body = http_get(base_url + path, timeout=10, headers=headers, method=method)

@@ -41,3 +41,24 @@ def test_executors_names_the_cure_with_its_share_of_the_ideal():
     assert sentences == ["At 150 users the cure among the worker model's settings is worker (article-100-300): "
                          "98.0% of the ideal 250 req/s (p99 640 ms), against 2.6% for worker (article-small); "
                          "virtual: 99.2%."]
+
+
+def test_cache_compares_each_configuration_with_the_uncached_run_of_the_same_model():
+    runs = rows(
+        dict(tag="u", scenario="cache", model="virtual", variant="uncached", load_model="closed", load=150,
+             ok_rps=245, p50_ms=610, p99_ms=700, dropped=0, app_cpu_ms_per_req=0.8),
+        dict(tag="l", scenario="cache", model="virtual", variant="local-1000", load_model="closed", load=150,
+             ok_rps=980, p50_ms=2, p99_ms=640, dropped=0, local_hit_pct=75.0, app_cpu_ms_per_req=0.3),
+        dict(tag="r", scenario="cache", model="virtual", variant="local-1000+redis", load_model="closed", load=150,
+             ok_rps=2450, p50_ms=1, p99_ms=600, dropped=0, local_hit_pct=75.0, remote_hit_pct=80.0,
+             app_cpu_ms_per_req=0.2))
+    limits = {'cached aggregation: lifetime in the local tier (quarkus.cache.caffeine."aggregate".expire-after-write)':
+              "60s", "cached aggregation: lifetime in Redis (lab.cache.remote.ttl)": "10m"}
+    table, sentences = sweeps.cache(runs, limits)
+    by_cache = {r[2]: r for r in table.rows}
+    assert by_cache["uncached"][5] == "1.00" and by_cache["uncached"][11] == "-"
+    assert by_cache["local-1000"][5] == "4.00" and by_cache["local-1000"][11] == "75.0"
+    assert by_cache["local-1000+redis"][11] == "95.0"  # 75 % locally, then 80 % of the other 25 % from Redis
+    assert sentences == ["cache, virtual at 150 VUs: local-1000+redis answers 2450 req/s, 10.0x the uncached 245 req/s, "
+                         "with 95.0 % of requests answered from a cache tier (p99 600 ms against 700 ms)."]
+    assert "at most 60s in the local tier and 10m in Redis" in table.note

@@ -38,3 +38,12 @@ def test_per_second_windows():
 def test_empty_run():
     assert windows.summary(windows.EMPTY)["ok_rps"] == 0.0
     assert windows.per_second(windows.EMPTY).empty
+
+
+def test_a_counter_share_is_the_ratio_of_increases_over_the_run():
+    from benchlab.sampler import Sampler
+    smp = Sampler(None, "http://unused", "/dev/null")
+    smp.rows = [{"hits": 10.0, "lookups": 20.0}, {"hits": 40.0}, {"hits": 85.0, "lookups": 120.0}]
+    assert smp.share("hits", "lookups") == 75.0  # (85 - 10) / (120 - 20)
+    smp.rows = [{"hits": 5.0, "lookups": 7.0}, {"hits": 5.0, "lookups": 7.0}]
+    assert smp.share("hits", "lookups") is None  # no lookup during the run

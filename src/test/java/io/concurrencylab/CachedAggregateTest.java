@@ -12,6 +12,7 @@ import io.restassured.http.ContentType;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -82,6 +83,16 @@ class CachedAggregateTest {
         // More hits, no more misses (not +1: Quarkus 3.30.6 and Caffeine 3.2 both count each lookup, see README).
         assertTrue(localLookups("hit") > localHits, "a local hit");
         assertEquals(localMisses, localLookups("miss"), "no local miss");
+    }
+
+    /** The benchmark reads the hit ratios from /lab/saturation (the event loop's scrape), not from /q/metrics. */
+    @Test
+    void theSaturationRouteCarriesTheCountersOfBothTiers() {
+        cached(models.get(0), unusedId());
+        String saturation = given().get("/lab/saturation").then().statusCode(200).extract().asString();
+        assertTrue(saturation.lines().anyMatch(l -> l.startsWith("cache_gets_total{") && l.contains("result=\"miss\"")),
+                saturation);
+        assertTrue(saturation.lines().anyMatch(l -> l.startsWith("lab_cache_remote_total{")), saturation);
     }
 
     static double localLookups(String result) {
