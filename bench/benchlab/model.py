@@ -81,7 +81,6 @@ SCENARIOS = {
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
-DOWNSTREAM_MEAN_S = (0.1 + 0.3 + 0.5) / 3  # an aggregation's three calls, on average, as the downstream's timers set
 
 
 @dataclass(frozen=True)
@@ -164,8 +163,6 @@ class RunRow:
     jdbc_awaiting_max: float | None
     jdbc_blocking_ms_avg: float | None
     sql_queue_max: float | None
-    # mean time of the REST client's downstream calls above the downstream's own timers (pool wait, scheduling)
-    client_excess_ms: float | None
     gc_share_pct: float | None
     metrics_missed_pct: float | None  # samples in which /lab/saturation (event loop) did not answer within 1.5 s
     drain_wait_s: float = 0.0

@@ -25,7 +25,7 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
     keys = ["scenario", "load_model", "load", "model"]
     agg = {c: "median" for c in ("ok_rps", "p50_ms", "p99_ms", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
                                   "host_cpu_pct", "downstream_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
-                                  "gc_share_pct", "jdbc_blocking_ms_avg", "client_excess_ms")}
+                                  "gc_share_pct", "jdbc_blocking_ms_avg")}
     agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
     agg["pinned"] = lambda v: v.sum(min_count=1)  # None when not recorded, not 0
     agg.update({c: "max" for c in ("worker_queue_max", "worker_threads_max", "jdbc_awaiting_max", "sql_queue_max",
@@ -130,12 +130,12 @@ def runs_table(med: pd.DataFrame) -> Table:
                      num(r.downstream_cpu_pct, 0), num(r.host_cpu_pct, 0),
                      num(r.app_cpu_ms_per_req, 2) if busy else "-",
                      num(r.worker_queue_max, 0), num(r.worker_threads_max, 0), num(r.jdbc_awaiting_max, 0),
-                     num(r.sql_queue_max, 0), num(r.client_excess_ms, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
+                     num(r.sql_queue_max, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
                      num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
     return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
                                 "downstream CPU %", "machine CPU %", "app CPU ms/req", "worker queue max",
-                                "worker threads max", "JDBC awaiting max", "reactive queue max", "REST client excess ms",
+                                "worker threads max", "JDBC awaiting max", "reactive queue max", 
                                 "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
                  "/ the measured window (first to last second with a finished request); of ideal (closed-model "

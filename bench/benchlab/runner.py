@@ -12,18 +12,13 @@ import dataclasses
 import itertools
 
 from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
-from benchlab.model import DOWNSTREAM_MEAN_S, SCENARIOS, PlannedRun, RunRow, script_of, variant_of
+from benchlab.model import SCENARIOS, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
 
 REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a full warm-up
-
-
-def client_excess_ms(smp: sampler.Sampler) -> float | None:
-    per_call = smp.rate("client_seconds", "client_calls")
-    return None if per_call is None else round(1000 * (per_call - DOWNSTREAM_MEAN_S), 1)
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
@@ -184,7 +179,7 @@ class Bench:
             dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=rc,
             checks_failed=int(k6_summary.get("checks_failed", 0)),
             app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
-            downstream_cpu_pct=smp.mean("downstream_cpu_pct"), client_excess_ms=client_excess_ms(smp),
+            downstream_cpu_pct=smp.mean("downstream_cpu_pct"),
             host_cpu_pct=smp.mean("host_cpu_pct"),
             app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
             rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),

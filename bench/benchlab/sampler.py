@@ -10,8 +10,7 @@ import urllib.request
 import psutil
 from prometheus_client.parser import text_string_to_metric_families
 
-# column -> (sample name, (label, value) that must match or None; a value ending in * matches as a prefix); the
-# values of all matching series are summed
+# column -> (sample name, label that must match or None); the values of all matching series are summed
 METRICS = {
     "jvm_threads_live": ("jvm_threads_live_threads", None),
     "gc_pause_count": ("jvm_gc_pause_seconds_count", None),
@@ -21,10 +20,6 @@ METRICS = {
     "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),
     "sql_active": ("sql_pool_active", None),
     "sql_queue": ("sql_pool_queue_size", None),
-    # the REST client's calls to the aggregation's downstream: count and total seconds, waits for a pooled
-    # connection included (Quarkus REST client exports no queue gauge)
-    "client_calls": ("http_client_requests_seconds_count", ("uri", "/downstream/*")),
-    "client_seconds": ("http_client_requests_seconds_sum", ("uri", "/downstream/*")),
     # Quarkus' worker pool itself (Vert.x' worker_pool_* series do not see the work Quarkus REST hands it)
     "worker_threads": ("lab_worker_pool_threads", None),
     "worker_queue": ("lab_worker_pool_queued_tasks", None),
@@ -125,12 +120,6 @@ class Probe:
         return f"/proc/{self.pid} + cgroup v{self.cgroup_version} {self.mem_dir}"
 
 
-def matches(value, wanted):
-    if value is None:
-        return False
-    return value.startswith(wanted[:-1]) if wanted.endswith("*") else value == wanted
-
-
 def scrape(url, timeout=1.5):
     with urllib.request.urlopen(url, timeout=timeout) as resp:
         text = resp.read().decode("utf-8", "replace")
@@ -138,7 +127,7 @@ def scrape(url, timeout=1.5):
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             for col, (name, label) in METRICS.items():
-                if sample.name == name and (label is None or matches(sample.labels.get(label[0]), label[1])) \
+                if sample.name == name and (label is None or sample.labels.get(label[0]) == label[1]) \
                         and sample.value == sample.value:  # NaN: a gauge with nothing to report
                     values[col] = values.get(col, 0.0) + sample.value
     return values
@@ -228,13 +217,6 @@ class Sampler(threading.Thread):
     def peak(self, col):
         vals = [r[col] for r in self.rows if r.get(col) is not None]
         return max(vals) if vals else None
-
-    def rate(self, amount, count):
-        """A counter's increase over the run divided by another's (e.g. seconds per call); None if none counted."""
-        rows = [r for r in self.rows if r.get(amount) is not None and r.get(count) is not None]
-        if len(rows) < 2 or rows[-1][count] <= rows[0][count]:
-            return None
-        return (rows[-1][amount] - rows[0][amount]) / (rows[-1][count] - rows[0][count])
 
     def share(self, part, whole):
         """A counter's increase over the run as a percentage of another's; None when the whole did not move."""

@@ -32,10 +32,6 @@ RULES = (
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
     Rule("sql_queue_max", "wait", "reactive pool queue",
          "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
-    Rule("client_excess_ms", "30", "REST client wait",
-         "REST client wait: downstream calls took {v:.0f} ms longer on average than the downstream's timers "
-         "(waiting for one of quarkus.rest-client.downstream.connection-pool-size connections, each aggregation "
-         "holding one for 0.9 s in all, or for an event loop to send and read the call)"),
     Rule("k6_cpu_pct", "cores", "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
     Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
     Rule("downstream_cpu_pct", "cores", "downstream CPU", "the downstream service's CPU: {v:.0f} %"),

@@ -25,7 +25,6 @@ public class SaturationMetrics {
             "executor_queued_tasks", "executor_active_threads",
             "agroal_active_count", "agroal_awaiting_count", "agroal_blocking_time_average_milliseconds",
             "sql_pool_active", "sql_pool_queue_size",
-            "http_client_requests_seconds_count", "http_client_requests_seconds_sum",
             "cache_gets_total", "lab_cache_remote_total",
             "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum");
 
