@@ -18,12 +18,13 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Article 000's starvation, made certain: with two worker threads, a worker-model aggregation holds one thread
- * and queues its two branches behind it, so one branch can never run. The deadline turns that into a 504 instead
- * of a thread stuck for ever, and the other models, which do not use the pool, are unaffected.
+ * Article 000's starvation, made certain: with one worker thread, a worker-model aggregation holds it and queues
+ * its two branches behind it, so neither can run: the case of N aggregations holding all N threads, reduced to one.
+ * The deadline turns that into a 504 instead of a thread stuck for ever, and the other models, which do not use
+ * the pool, are unaffected.
  */
 @QuarkusTest
-@TestProfile(WorkerPoolStarvationTest.TwoWorkerThreads.class)
+@TestProfile(WorkerPoolStarvationTest.OneWorkerThread.class)
 class WorkerPoolStarvationTest {
 
     @Test
@@ -67,10 +68,10 @@ class WorkerPoolStarvationTest {
         return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 
-    public static class TwoWorkerThreads implements QuarkusTestProfile {
+    public static class OneWorkerThread implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.thread-pool.max-threads", "2", "quarkus.thread-pool.core-threads", "1",
+            return Map.of("quarkus.thread-pool.max-threads", "1", "quarkus.thread-pool.core-threads", "1",
                     "lab.aggregate.deadline", "1500ms");
         }
     }
