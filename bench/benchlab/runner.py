@@ -18,7 +18,6 @@ from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_
 from benchlab.services import ROOT
 
 
-REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a full warm-up
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
@@ -368,13 +367,14 @@ class Bench:
                         drained = services.wait_drained(app, base_url)
                     except services.StillBusy:
                         # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a
-                        # short re-warm of the next run's scenario cost less, and no run pays for the one before.
+                        # re-warm cost less. The re-warm is as long as the block's first one: after 5 s per model the
+                        # next run still paid for the JIT (twice the CPU per request of its other repetitions).
                         restarts += 1
                         self.env["restarts"] = self.env.get("restarts", 0) + 1
                         log(f"the app is still busy 15 s after the run: restarting it (restart {restarts})")
                         self.pm.stop(app)
                         app, probe = restart(restarts)
-                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}", seconds=REWARM_S)
+                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}")
                         drained = services.wait_drained(app, base_url)
                 if script_of(run.scenario, run.variant) == "report.js" and db_url:
                     services.empty_reports(db_url, self.args.db_user, self.args.db_password)
