@@ -167,7 +167,7 @@ class Bench:
         table.append_windows(self.out, run.tag, windows.per_second(requests))
         if os.path.isfile(k6_csv):
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
-        figures = windows.summary(requests)
+        figures = windows.summary(requests, closed=run.load.kind == "closed")
         gc = [r for r in smp.rows if r.get("gc_pause_seconds") is not None]
         gc_share = (100 * (gc[-1]["gc_pause_seconds"] - gc[0]["gc_pause_seconds"]) / max(gc[-1]["t_s"] - gc[0]["t_s"], 1)
                     if len(gc) > 1 else None)
