@@ -9,7 +9,8 @@
 
 import { SMOKE, TIMEOUT, env, envDuration, envInt, envNumber, selectedModels } from './config.js';
 
-function seconds(duration) {
+// A k6 duration ("1m30s", "500ms") in seconds.
+export function seconds(duration) {
   let total = 0;
   for (const [, n, unit] of duration.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
     total += Number(n) * { ms: 0.001, s: 1, m: 60, h: 3600 }[unit];

@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
-/** A downstream that cannot be reached gives a fast 502 JSON answer, in every model. */
+/** A downstream that cannot be reached gives a fast 502 JSON answer, in every model: aggregation and mixed. */
 @QuarkusTest
 @TestProfile(DownstreamUnreachableTest.Unreachable.class)
 class DownstreamUnreachableTest {
@@ -30,6 +30,17 @@ class DownstreamUnreachableTest {
                 .body("status", equalTo(502), "error", equalTo("downstream_unavailable"))
                 .body(not(containsString("Exception")))
                 .time(lessThan(3_000L));
+    }
+
+    @ParameterizedTest
+    @FieldSource("models")
+    void mixedAnswers502Json(String model) {
+        for (String variant : List.of("mixed", "mixed/offload")) {
+            given().queryParam("cpu", 1).when().get("/" + model + "/" + variant)
+                    .then().statusCode(502).contentType(ContentType.JSON)
+                    .body("status", equalTo(502), "error", equalTo("downstream_unavailable"))
+                    .time(lessThan(3_000L));
+        }
     }
 
     /** Nothing listens on port 1 of the loopback interface: connections are refused at once. */

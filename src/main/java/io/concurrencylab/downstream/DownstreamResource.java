@@ -5,29 +5,27 @@ import io.concurrencylab.aggregation.DetailInfo;
 import io.concurrencylab.aggregation.ExtraInfo;
 import io.concurrencylab.error.ErrorCode;
 import io.concurrencylab.error.ServiceException;
+import io.concurrencylab.workload.Timers;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * The slow service that the aggregation endpoints call over HTTP. Each answer is deterministic in the id
- * and comes after a Vert.x timer: waiting holds no thread, so this service adds latency, not contention,
- * whether it runs inside the app (the default) or as a separate process (the benchmark).
+ * and comes after a Vert.x timer ({@link Timers}): waiting holds no thread, so this service adds latency, not
+ * contention, whether it runs inside the app (the default) or as a separate process (the benchmark).
  */
 @Path("/downstream")
 public class DownstreamResource {
 
     private static final String[] LEVELS = { "bronze", "silver", "gold", "platinum" };
 
-    private final Vertx vertx;
+    private final Timers timers;
     private final DownstreamConfig.Delay delays;
     private final long users;
 
-    DownstreamResource(Vertx vertx, DownstreamConfig config) {
-        this.vertx = vertx;
+    DownstreamResource(Timers timers, DownstreamConfig config) {
+        this.timers = timers;
         this.delays = config.delay();
         this.users = config.users();
     }
@@ -35,19 +33,20 @@ public class DownstreamResource {
     @GET
     @Path("/base/{id}")
     public Uni<BaseInfo> base(long id) {
-        return after(delays.base(), () -> new BaseInfo(known(id), "User " + id));
+        return timers.after(delays.base(), () -> new BaseInfo(known(id), "User " + id));
     }
 
     @GET
     @Path("/detail/{id}")
     public Uni<DetailInfo> detail(long id) {
-        return after(delays.detail(), () -> new DetailInfo(known(id), 18 + (int) (id % 60), id % 2 == 0 ? "F" : "M"));
+        return timers.after(delays.detail(),
+                () -> new DetailInfo(known(id), 18 + (int) (id % 60), id % 2 == 0 ? "F" : "M"));
     }
 
     @GET
     @Path("/extra/{id}")
     public Uni<ExtraInfo> extra(long id) {
-        return after(delays.extra(), () -> new ExtraInfo(known(id), "+1-555-%07d".formatted(id % 10_000_000),
+        return timers.after(delays.extra(), () -> new ExtraInfo(known(id), "+1-555-%07d".formatted(id % 10_000_000),
                 LEVELS[(int) (id % LEVELS.length)]));
     }
 
@@ -56,18 +55,5 @@ public class DownstreamResource {
             throw new ServiceException(ErrorCode.USER_NOT_FOUND, "No user " + id);
         }
         return id;
-    }
-
-    private <T> Uni<T> after(Duration delay, Supplier<T> answer) {
-        return Uni.createFrom().emitter(emitter -> {
-            long timer = vertx.setTimer(Math.max(1, delay.toMillis()), fired -> {
-                try {
-                    emitter.complete(answer.get());
-                } catch (RuntimeException e) {
-                    emitter.fail(e);
-                }
-            });
-            emitter.onTermination(() -> vertx.cancelTimer(timer));
-        });
     }
 }
