@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 
+from benchlab import windows
 from benchlab.procs import log, run_checked
 
 K6_VERSION = "v1.8.1"
@@ -41,7 +42,8 @@ def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout, 
     env = dict(os.environ, K6_NO_USAGE_REPORT="true", SUMMARY_FILE=summary_file, K6_CSV_TIME_FORMAT="unix_milli",
                **env_vars)
     argv = [k6, "run", "--no-usage-report", "--quiet", "--no-color", "--address", f"127.0.0.1:{api_port}",
-            "--summary-trend-stats", TREND_STATS, *(["--out", f"csv={csv_path}"] if csv_path else []), script]
+            "--summary-trend-stats", TREND_STATS,
+            *(["--out", f"csv={csv_path}", "--system-tags", windows.SYSTEM_TAGS] if csv_path else []), script]
     if cores:
         argv = ["taskset", "-c", cores, *argv]
     proc = pm.start("k6", argv, log_path, env=env)

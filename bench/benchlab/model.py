@@ -81,6 +81,16 @@ SCENARIOS = {
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
+# What one request of a k6 script takes when nothing queues, where that is known: a closed model's throughput is
+# compared with VUs / it. The report and the cached aggregation have none (their latency is what is measured).
+IDEAL_LATENCY_S = {"aggregate.js": AGGREGATE_IDEAL_S}
+
+
+def ideal_latency_s(scenario: str, variant: str) -> float | None:
+    """The ideal latency of a scenario's requests under one of its variants (which may run another script)."""
+    s = SCENARIOS[scenario]
+    script = next((v.script for v in s.variants if v.name == variant and v.script), s.script)
+    return IDEAL_LATENCY_S.get(script)
 
 
 @dataclass(frozen=True)

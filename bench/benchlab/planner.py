@@ -7,7 +7,7 @@ from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
-RESTART_S = 50.0  # measured here: stop, start and a short re-warm after a run that starved the app
+RESTART_S = 35.0  # measured here: the wait for a drain that does not come, stop and start (the re-warm apart)
 APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
 
 
@@ -35,9 +35,15 @@ class Plan:
         the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
         repetition); upper bound: with every run."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
-        return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S + (RESTART_S if expected_restart(r) else 0)
+        return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S + (self.restart_s(r) if expected_restart(r) else 0)
                     for r in runs)
                 + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
+
+    def restart_s(self, run: PlannedRun) -> float:
+        """A restart and the re-warm of every model of the run's block, as long as the block's first warm-up."""
+        block_models = {r.model for r in self.runs if (r.runtime, r.scenario, r.variant)
+                        == (run.runtime, run.scenario, run.variant)}
+        return RESTART_S + len(block_models) * (self.warmup_s + RUN_OVERHEAD_S)
 
     def app_starts(self) -> int:
         """App starts for another configuration: wherever a run's properties differ from the run's before it."""

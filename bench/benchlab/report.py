@@ -11,7 +11,7 @@ import plotly.offline
 
 from benchlab import slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
-from benchlab.model import AGGREGATE_IDEAL_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE
+from benchlab.model import MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 # CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
@@ -22,7 +22,7 @@ TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
     """Scenario x model x load: medians over repetitions, sums for the counts, max for the queues."""
-    keys = ["scenario", "load_model", "load", "model"]
+    keys = ["scenario", "load_model", "load", "model", "variant"]  # the variant is part of the model's label
     agg = {c: "median" for c in ("ok_rps", "p50_ms", "p99_ms", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
                                   "host_cpu_pct", "downstream_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
                                   "gc_share_pct", "jdbc_blocking_ms_avg")}
@@ -111,10 +111,11 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
 
 
 def ideal_share(r) -> str:
-    """Closed-model aggregation: successful throughput against VUs / 0.6 s, every user served at the ideal latency."""
-    if r.load_model != "closed" or SCENARIOS[r.scenario].limit != "offered":
+    """Closed model: successful throughput against VUs / the ideal latency, every user served at it (where known)."""
+    ideal_s = ideal_latency_s(r.scenario, r.variant or "")
+    if r.load_model != "closed" or ideal_s is None:
         return "-"
-    return f"{r.ok_rps / (r.load / AGGREGATE_IDEAL_S):.1%}"
+    return f"{r.ok_rps / (r.load / ideal_s):.1%}"
 
 
 def runs_table(med: pd.DataFrame) -> Table:
@@ -138,8 +139,8 @@ def runs_table(med: pd.DataFrame) -> Table:
                                 "worker threads max", "JDBC awaiting max", "reactive queue max", 
                                 "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
-                 "/ the measured window (first to last second with a finished request); of ideal (closed-model "
-                 "aggregation): against VUs / 0.6 s. p50/p99 over every finished "
+                 "/ the measured window (first to last second with a finished request); of ideal (closed model, "
+                 "uncached aggregation only): against VUs / 0.6 s. p50/p99 over every finished "
                  "request, failed ones included. CPU % = average over the run, 100 = one core (machine CPU: all "
                  "cores together = 100). App CPU ms/req only "
                  f"where the app averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU (below that, background "

@@ -18,7 +18,6 @@ from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_
 from benchlab.services import ROOT
 
 
-REWARM_S = 5  # per model, after a restart: the JIT's hot paths again, not a full warm-up
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
@@ -168,7 +167,7 @@ class Bench:
         table.append_windows(self.out, run.tag, windows.per_second(requests))
         if os.path.isfile(k6_csv):
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
-        figures = windows.summary(requests)
+        figures = windows.summary(requests, closed=run.load.kind == "closed")
         gc = [r for r in smp.rows if r.get("gc_pause_seconds") is not None]
         gc_share = (100 * (gc[-1]["gc_pause_seconds"] - gc[0]["gc_pause_seconds"]) / max(gc[-1]["t_s"] - gc[0]["t_s"], 1)
                     if len(gc) > 1 else None)
@@ -368,13 +367,14 @@ class Bench:
                         drained = services.wait_drained(app, base_url)
                     except services.StillBusy:
                         # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a
-                        # short re-warm of the next run's scenario cost less, and no run pays for the one before.
+                        # re-warm cost less. The re-warm is as long as the block's first one: after 5 s per model the
+                        # next run still paid for the JIT (twice the CPU per request of its other repetitions).
                         restarts += 1
                         self.env["restarts"] = self.env.get("restarts", 0) + 1
                         log(f"the app is still busy 15 s after the run: restarting it (restart {restarts})")
                         self.pm.stop(app)
                         app, probe = restart(restarts)
-                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}", seconds=REWARM_S)
+                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}")
                         drained = services.wait_drained(app, base_url)
                 if script_of(run.scenario, run.variant) == "report.js" and db_url:
                     services.empty_reports(db_url, self.args.db_user, self.args.db_password)

@@ -64,8 +64,10 @@ def difference(a_runs: list[np.ndarray], b_runs: list[np.ndarray], seed: int = 1
 
 
 def percent(share: float, sign: str = "") -> str:
-    """Whole percents, or one decimal below 1 % so that a small detectable difference never reads '0 %'."""
-    return f"{share * 100:{sign}.0f}" if abs(share) >= 0.01 else f"{share * 100:{sign}.1f}"
+    """Whole percents; one decimal below 1 % and two below 0.1 %, so that neither a small detectable difference nor
+    the bounds of a tight interval read '0 %' ('-0.0 % to +0.0 %' says nothing about how tight it is)."""
+    digits = 0 if abs(share) >= 0.01 else 1 if abs(share) >= 0.001 else 2
+    return f"{share * 100:{sign}.{digits}f}"
 
 
 def verdict(a_name: str, b_name: str, d: Difference, what: str, unit: str) -> str:

@@ -9,6 +9,9 @@ from benchlab.model import AGGREGATE_IDEAL_S
 from benchlab.layout import Table, num
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
+# With every pool size this close to the best, the curve is flat: no pool size is a knee, the pool is not the limit
+# (two short repetitions on a shared machine scatter by about 10 %).
+FLAT_SHARE = 0.85
 GROWTH_WINDOW_S = 5  # latency growth: mean of the first seconds of a run against its last seconds
 
 
@@ -81,8 +84,9 @@ def pool_sweep(runs: pd.DataFrame, cores: int) -> tuple[Table, list[str]] | None
                                    sql_queue_max=("sql_queue_max", "max"), db_cpu_pct=("db_cpu_pct", "median"),
                                    app_cpu_pct=("app_cpu_pct", "median"), host_cpu_pct=("host_cpu_pct", "median"),
                                    k6_cpu_pct=("k6_cpu_pct", "median")).sort_index()
-        best = med.ok_rps.max()
-        knee = next(p for p, r in med.iterrows() if r.ok_rps >= KNEE_SHARE * best)
+        best, worst = med.ok_rps.max(), med.ok_rps.min()
+        flat = worst >= FLAT_SHARE * best
+        knee = None if flat else next(p for p, r in med.iterrows() if r.ok_rps >= KNEE_SHARE * best)
         for pool, r in med.iterrows():
             wait = r.sql_queue_max if model == "reactive" else r.jdbc_awaiting_max
             table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), num(r.ok_rps),
@@ -90,16 +94,21 @@ def pool_sweep(runs: pd.DataFrame, cores: int) -> tuple[Table, list[str]] | None
                                "-" if model == "reactive" else num(r.jdbc_blocking_ms_avg, 1),
                                num(r.db_cpu_pct, 0), num(r.app_cpu_pct, 0)])
         smallest, largest = med.index.min(), med.index.max()
+        curve = (f"no knee: throughput is flat from {smallest:g} to {largest:g} connections ({num(worst)} to "
+                 f"{num(best)} req/s, every size within {1 - FLAT_SHARE:.0%} of the best), so the pool is not what "
+                 f"limits" if flat else
+                 f"the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, at least {KNEE_SHARE:.0%} "
+                 f"of the best {num(best)})")
         sentences.append(
-            f"pool-sweep, {model} at {step}: the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, "
-            f"at least {KNEE_SHARE:.0%} of the best {num(best)}); at {smallest:g}: {num(med.ok_rps[smallest])} req/s, "
+            f"pool-sweep, {model} at {step}: {curve}; at {smallest:g}: {num(med.ok_rps[smallest])} req/s, "
             f"{why.explain(med.loc[smallest].to_dict(), cores)}; at {largest:g}: "
             f"{why.explain(med.loc[largest].to_dict(), cores)}.")
     note = ("Both pools (JDBC for virtual and worker, reactive for reactive) set to the size in the pool column. "
             "Wait max: the most requests waiting for a connection in a sample (Agroal's awaiting count; the "
             "reactive pool's queue). Blocking ms: Agroal's average time to get a connection. Medians over "
             f"repetitions. Knee: the smallest pool reaching {KNEE_SHARE:.0%} of the model's best throughput at that "
-            "load; the sentences name what limited the smallest and the largest pool.")
+            f"load, none when every size is within {1 - FLAT_SHARE:.0%} of the best (a flat curve); the sentences name "
+            "what limited the smallest and the largest pool.")
     return Table("Connection-pool sweep (article 003): the report endpoint, eight reads and an insert per request",
                  ["load", "model", "pool", "ok req/s", "p99 ms", "failed", "wait max", "blocking ms", "DB CPU %",
                   "app CPU %"], table_rows, note), sentences

@@ -4,7 +4,8 @@ Each rule reads one column of the tidy table (a peak or an average over the run'
 the level at which that resource is taken as saturated; the highest score >= 1 is the answer. The levels:
 - a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue) is saturated as soon as anything waits;
 - CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
-  database likewise), and the machine at 95 % of all cores together;
+  database likewise), and the machine at 85 % of all cores together (on a few cores, waits grow steeply past
+  that), named with the processes that used most of it;
 - GC at 5 % of the run's wall time spent in pauses;
 - the event loop as delayed when the sampler's /lab/saturation, answered on the event loop, went unanswered within
   1.5 s in half the samples or more while the app's CPU was not saturated: something blocked the event loop."""
@@ -36,7 +37,7 @@ RULES = (
     Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
     Rule("downstream_cpu_pct", "cores", "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
     Rule("app_cpu_pct", "cores", "app CPU", "app CPU: {v:.0f} %"),
-    Rule("host_cpu_pct", "95", "machine CPU", "the machine's CPUs were full: {v:.0f} % of all cores"),
+    Rule("host_cpu_pct", "85", "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
     Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
 )
 
@@ -71,6 +72,25 @@ def explain(row: dict, cores: int) -> str:
         return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
+    if rule.column == "host_cpu_pct":
+        text += cpu_users(row, cores)
     if len(hits) > 1:
         text += "; also " + ", ".join(h[1].resource for h in hits[1:])
     return text
+
+
+PROCESSES = (("app_cpu_pct", "the app"), ("db_cpu_pct", "the database"), ("k6_cpu_pct", "k6"),
+             ("downstream_cpu_pct", "the downstream service"))
+
+
+def cpu_users(row: dict, cores: int) -> str:
+    """' (in % of one core: the database 135, k6 20, the app 18)': who used the machine, largest first, and how
+    much of it went to processes the bench does not watch."""
+    used = [(row[c], name) for c, name in PROCESSES if row.get(c) is not None and row[c] == row[c] and row[c] >= 1]
+    if not used:
+        return ""
+    text = " (in % of one core: " + ", ".join(f"{name} {v:.0f}" for v, name in sorted(used, reverse=True))
+    others = row["host_cpu_pct"] * cores - sum(v for v, _ in used)
+    if others >= 20:
+        text += f"; other processes about {others:.0f}"
+    return text + ")"

@@ -3,6 +3,7 @@ golden files. After a deliberate change to the report: REGENERATE_GOLDEN=1 bench
 the diff of data/quick/report.md.golden like code."""
 import os
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -58,3 +59,12 @@ def test_compare_a_run_with_itself_finds_no_difference():
     text = compare.render(QUICK, QUICK)
     lines = [line for line in text.splitlines() if ": B is " in line]
     assert lines and all("not detectably different" in line for line in lines)
+
+
+def test_the_share_of_the_ideal_is_given_only_where_the_ideal_latency_is_known():
+    def row(scenario, variant, ok_rps=240.0):
+        return SimpleNamespace(scenario=scenario, variant=variant, load_model="closed", load=150.0, ok_rps=ok_rps)
+    assert report.ideal_share(row("aggregate", "")) == "96.0%"
+    assert report.ideal_share(row("cache", "uncached")) == "96.0%"  # the uncached reference runs aggregate.js
+    assert report.ideal_share(row("cache", "local-1000", ok_rps=900.0)) == "-"  # hits are faster than any ideal
+    assert report.ideal_share(row("pool-sweep", "pool-8", ok_rps=20.0)) == "-"

@@ -47,3 +47,10 @@ def test_small_detectable_difference_is_not_written_as_zero():
     b = [np.full(20, 604.0) + np.linspace(0, 0.1, 20)]
     text = stats.verdict("virtual", "worker", stats.difference(a, b), "mean latency", "ms")
     assert text.startswith("virtual mean latency is 0.3 % higher than worker")
+
+
+def test_bounds_of_a_tight_interval_keep_their_size():
+    assert stats.percent(-0.0002, "+") == "-0.02"
+    assert stats.percent(0.0004, "+") == "+0.04"
+    assert stats.percent(0.004) == "0.4"
+    assert stats.percent(0.2) == "20"

@@ -62,3 +62,15 @@ def test_cache_compares_each_configuration_with_the_uncached_run_of_the_same_mod
     assert sentences == ["cache, virtual at 150 VUs: local-1000+redis answers 2450 req/s, 10.0x the uncached 245 req/s, "
                          "with 95.0 % of requests answered from a cache tier (p99 600 ms against 700 ms)."]
     assert "at most 60s in the local tier and 10m in Redis" in table.note
+
+
+def test_pool_sweep_with_a_flat_curve_names_no_knee():
+    # Article 003's setting on this machine: the database is the limit at every pool size, throughput only scatters.
+    runs = rows(*[dict(tag=f"t{n}", scenario="pool-sweep", model="worker", variant=f"pool-{n}", load_model="closed",
+                       load=50, ok_rps=rps, p99_ms=3000, jdbc_awaiting_max=wait, db_cpu_pct=148, app_cpu_pct=12)
+                  for n, rps, wait in [(4, 25.3, 46), (8, 24.5, 42), (16, 24.1, 34), (32, 24.0, 18), (64, 22.3, 0)]])
+    table, sentences = sweeps.pool_sweep(runs, cores=2)
+    assert not [r for r in table.rows if r[2].endswith("(knee)")]
+    assert sentences[0].startswith("pool-sweep, worker at 50 VUs: no knee: throughput is flat from 4 to 64 "
+                                   "connections (22.3 to 25.3 req/s")
+    assert "at 4: 25.3 req/s, JDBC pool wait: up to 46 requests waiting" in sentences[0]

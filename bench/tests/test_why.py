@@ -32,3 +32,19 @@ def test_unanswered_sampler_with_idle_cpu_names_the_event_loop():
 def test_unanswered_metrics_with_full_cpu_is_the_cpu():
     text = why.explain({"metrics_missed_pct": 83, "app_cpu_pct": 195}, cores=2)
     assert text.startswith("app CPU: 195 %")
+
+
+def test_a_nearly_full_machine_is_named_with_its_largest_users():
+    # article 003's report on two cores: the database takes most of the machine, no single process reaches 90 %
+    row = {"host_cpu_pct": 91, "db_cpu_pct": 133, "k6_cpu_pct": 26, "app_cpu_pct": 18, "downstream_cpu_pct": 0}
+    assert why.explain(row, cores=2) == ("the machine's CPUs were nearly full: 91 % of all cores "
+                                         "(in % of one core: the database 133, k6 26, the app 18)")
+
+
+def test_cpu_the_bench_does_not_watch_is_said():
+    row = {"host_cpu_pct": 90, "app_cpu_pct": 60, "k6_cpu_pct": 20}
+    assert why.explain(row, cores=2).endswith("(in % of one core: the app 60, k6 20; other processes about 100)")
+
+
+def test_a_machine_at_80_percent_is_not_full():
+    assert why.explain({"host_cpu_pct": 80, "app_cpu_pct": 100}, cores=2).startswith("no sampled resource")

@@ -2,6 +2,7 @@ import io
 import os
 
 import pandas as pd
+import pytest
 
 from benchlab import windows
 from conftest import DATA
@@ -27,6 +28,39 @@ def test_only_measured_request_durations_are_kept(tmp_path):
     assert s["window_s"] == 3 and s["ok_rps"] == 1 / 3
     assert list(req.t) == [100, 101, 102]
     assert (s["requests"], s["errors"], s["status_0"], s["status_5xx"]) == (3, 2, 1, 1)
+
+
+def closed_loop(vus, cycle_ms, seconds, offset_ms=0.0):
+    """Every VU answered every cycle_ms from its own start (spread over offset_ms), as long as it started in time."""
+    rows = [(v, start + (k + 1) * cycle_ms) for v in range(1, vus + 1) for start in [v * offset_ms / vus]
+            for k in range(int((seconds * 1000 - start) // cycle_ms) + 1)]
+    t_ms = [round(t) for _, t in rows]
+    return pd.DataFrame({"t_ms": t_ms, "t": [t // 1000 for t in t_ms], "ms": float(cycle_ms), "ok": True,
+                         "status": 200, "vu": [v for v, _ in rows]})
+
+
+@pytest.mark.parametrize("offset_ms", [0, 50, 600])  # VUs in step, nearly so, spread over a whole cycle
+def test_a_closed_model_reads_its_vus_over_the_cycle_whatever_their_phases(offset_ms):
+    req = closed_loop(vus=150, cycle_ms=600, seconds=15, offset_ms=offset_ms)
+    assert windows.summary(req, closed=True)["ok_rps"] == pytest.approx(150 / 0.6, rel=1e-9)
+
+
+def test_vus_in_step_over_count_when_taken_as_one_stream():
+    req = closed_loop(vus=150, cycle_ms=600, seconds=15)
+    assert windows.summary(req)["ok_rps"] > 1.03 * 150 / 0.6  # the bias the per-VU rate removes
+
+
+def test_a_starved_closed_run_uses_the_elapsed_time():
+    req = pd.DataFrame({"t_ms": [10_000, 10_000], "t": [10, 10], "ms": [10_000.0, 10_000.0], "ok": [False, False],
+                        "status": [0, 0], "vu": [1, 2]})
+    assert windows.summary(req, closed=True)["window_s"] == 10
+
+
+def test_vu_numbers_come_from_the_metadata_column(tmp_path):
+    path = tmp_path / "k6.csv"
+    path.write_text(HEADER + row("http_req_duration", 100_000, 5.0, True, 200).replace(",\n", ",vu=7\n")
+                    + row("http_req_duration", 100_600, 5.0, True, 200).replace(",\n", ",vu=12\n"))
+    assert list(windows.read_k6_csv(str(path)).vu) == [7, 12]
 
 
 def test_per_second_windows():
