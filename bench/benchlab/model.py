@@ -88,9 +88,7 @@ IDEAL_LATENCY_S = {"aggregate.js": AGGREGATE_IDEAL_S}
 
 def ideal_latency_s(scenario: str, variant: str) -> float | None:
     """The ideal latency of a scenario's requests under one of its variants (which may run another script)."""
-    s = SCENARIOS[scenario]
-    script = next((v.script for v in s.variants if v.name == variant and v.script), s.script)
-    return IDEAL_LATENCY_S.get(script)
+    return IDEAL_LATENCY_S.get(script_of(scenario, variant))
 
 
 @dataclass(frozen=True)

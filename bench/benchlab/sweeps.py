@@ -94,7 +94,11 @@ def pool_sweep(runs: pd.DataFrame, cores: int) -> tuple[Table, list[str]] | None
                                "-" if model == "reactive" else num(r.jdbc_blocking_ms_avg, 1),
                                num(r.db_cpu_pct, 0), num(r.app_cpu_pct, 0)])
         smallest, largest = med.index.min(), med.index.max()
-        curve = (f"no knee: throughput is flat from {smallest:g} to {largest:g} connections ({num(worst)} to "
+        served_all = kind == "open" and worst >= KNEE_SHARE * load
+        curve = (f"no knee in throughput: every size from {smallest:g} to {largest:g} connections served the offered "
+                 f"{load:g}/s ({num(worst)} to {num(best)} req/s; the pool shows in the wait and the latency)"
+                 if served_all else
+                 f"no knee: throughput is flat from {smallest:g} to {largest:g} connections ({num(worst)} to "
                  f"{num(best)} req/s, every size within {1 - FLAT_SHARE:.0%} of the best), so the pool is not what "
                  f"limits" if flat else
                  f"the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, at least {KNEE_SHARE:.0%} "

@@ -74,3 +74,14 @@ def test_pool_sweep_with_a_flat_curve_names_no_knee():
     assert sentences[0].startswith("pool-sweep, worker at 50 VUs: no knee: throughput is flat from 4 to 64 "
                                    "connections (22.3 to 25.3 req/s")
     assert "at 4: 25.3 req/s, JDBC pool wait: up to 46 requests waiting" in sentences[0]
+
+
+def test_pool_sweep_at_a_fixed_rate_that_every_size_serves_points_at_the_wait():
+    runs = rows(*[dict(tag=f"t{n}", scenario="pool-sweep", model="virtual", variant=f"pool-{n}", load_model="open",
+                       load=15, ok_rps=rps, p99_ms=p99, jdbc_awaiting_max=wait, jdbc_blocking_ms_avg=blocking,
+                       db_cpu_pct=120, app_cpu_pct=18)
+                  for n, rps, p99, wait, blocking in [(4, 15.0, 805, 8, 471.1), (16, 15.0, 227, 0, 6.8)]])
+    table, sentences = sweeps.pool_sweep(runs, cores=2)
+    assert sentences[0].startswith("pool-sweep, virtual at 15/s: no knee in throughput: every size from 4 to 16 "
+                                   "connections served the offered 15/s")
+    assert [r[7] for r in table.rows] == ["471.1", "6.8"]  # Agroal's blocking time, per pool size
