@@ -1,7 +1,7 @@
 import pandas as pd
 
 from benchlab import cli, report
-from benchlab.model import SCENARIOS, Load
+from benchlab.model import SCENARIOS, Load, ideal_latency_s
 from benchlab.planner import make_plan
 
 
@@ -19,10 +19,10 @@ def test_the_default_preset_has_the_articles_two_closed_steps_and_an_open_ladder
 
 
 def test_a_closed_gateway_step_is_compared_with_the_mixs_ideal_latency():
-    assert SCENARIOS["gateway"].backends and SCENARIOS["gateway"].ideal_latency_s == 0.04
-    row = pd.Series(dict(scenario="gateway", load_model="closed", load=16, ok_rps=360.0))
+    assert SCENARIOS["gateway"].backends and ideal_latency_s("gateway", "") == 0.04
+    row = pd.Series(dict(scenario="gateway", variant="", load_model="closed", load=16, ok_rps=360.0))
     assert report.ideal_share(row) == "90.0%"  # 16 VUs / 0.04 s = 400 req/s at best
-    aggregate = pd.Series(dict(scenario="aggregate", load_model="closed", load=150, ok_rps=240.0))
+    aggregate = pd.Series(dict(scenario="aggregate", variant="", load_model="closed", load=150, ok_rps=240.0))
     assert report.ideal_share(aggregate) == "96.0%"  # 150 / 0.6 s = 250 req/s, as before
 
 
