@@ -33,6 +33,9 @@ class Scenario:
     needs_tokens: bool = False  # its script sends signed tokens
     k6_timeout_s: float | None = None  # instead of --timeout
     backends: bool = False  # the gateway's two backend instances, served by the downstream process
+    # A fresh app per model, the models one after the other: where threads and RSS are the result, a model must not
+    # inherit the threads and heap another model left behind (their interleaving is given up for it).
+    app_per_model: bool = False
 
 
 # Article 000 let latencies grow to 22 s: its executor scenario lifts the 6 s deadline so that the growth shows.
@@ -82,12 +85,13 @@ SCENARIOS = {
     # Article 004: the gateway route over two backend instances with the article's 40/35/25 mix; the backends wait on
     # timers in a process of their own, so the gateway is what saturates. Ideal: the mix's mean backend latency,
     # 0.40 x 69 + 0.35 x 21 + 0.25 x 20 ms.
-    "gateway": Scenario("gateway", "gateway.js", slo_p99_ms=500.0, limit="offered", backends=True),
+    "gateway": Scenario("gateway", "gateway.js", slo_p99_ms=500.0, limit="offered", backends=True,
+                        app_per_model=True),
     # Article 002: connections held 10 s by closed-model VUs (1 s in the quick preset); the k6 timeout outlasts a hold.
     # The worker model holds a worker thread per connection: past its 200 threads the holds queue, and the queue
     # outlives k6's timeouts (a restart follows).
     "hold": Scenario("hold", "hold.js", slo_p99_ms=11_000.0, limit="offered", k6_timeout_s=30.0,
-                     worker_starves_above_in_flight=200,
+                     worker_starves_above_in_flight=200, app_per_model=True,
                      variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)),
                                Variant("1s", k6_env=(("HOLD_MS", "1000"),)))),
     # Article 002: 100 ms of I/O, then 2,000 SHA-256 rounds (a few ms of CPU) on the model's thread or on the app's

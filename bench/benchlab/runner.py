@@ -13,7 +13,7 @@ import itertools
 
 from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
 from benchlab.model import SCENARIOS, PlannedRun, RunRow, script_of, variant_of
-from benchlab.planner import Plan
+from benchlab.planner import Plan, app_key
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
@@ -219,11 +219,15 @@ class Bench:
 
     def warm_up(self, proc, first: PlannedRun, base_url, tokens_file, label, seconds=None):
         """Every model of a block (a scenario under one app configuration) at the scenario's lowest load, before
-        any measurement of the block: for the JIT, without overloading a model before it is measured."""
+        any measurement of the block: for the JIT, without overloading a model before it is measured. Where each
+        model has an app of its own, only that model."""
         seconds = seconds or self.args.warmup
         scenario = first.scenario
         load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
-        for model in (m for m in self.args.models if m in variant_of(scenario, first.variant).models):
+        models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
+        if SCENARIOS[scenario].app_per_model:
+            models = [first.model]
+        for model in models:
             if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
                 services.wait_drained(proc, base_url)
             run = PlannedRun(0, first.runtime, scenario, load, 0, model, seconds, first.variant)
@@ -308,17 +312,19 @@ class Bench:
             t_load = time.time()
             app_props = props
             rt_runs = [r for r in self.plan.runs if r.runtime == rt.name]
-            for (_, variant), block in itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant)):
+            blocks = itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant, app_key(r)))
+            for (_, variant, _), block in blocks:
                 block = list(block)
                 block_props = dict(props, **block[0].props)
                 if variant_of(block[0].scenario, variant).redis:
                     block_props["quarkus.redis.hosts"] = self.redis_url
-                if block_props != app_props:  # another app configuration: a fresh app for the block
+                # another app configuration, or a model that gets an app of its own: a fresh app for the block
+                if block_props != app_props or SCENARIOS[block[0].scenario].app_per_model:
                     self.pm.stop(app)
                     app, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
                                             f"app-{rt.name}-{variant or 'default'}.log")
                     probe, app_props = rt.probe(app), block_props
-                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant}: pid {app.pid}")
+                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant} {block[0].model}: pid {app.pid}")
                 self.warm_up(app, block[0], base_url, tokens_file, "warmup")
 
                 def restart(n, rt=rt, block_props=block_props):

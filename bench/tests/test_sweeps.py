@@ -1,4 +1,5 @@
 import dataclasses
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -127,3 +128,10 @@ def test_mixed_says_whether_offloading_helps_each_model():
     assert [r[2] for r in table.rows] == ["inline", "offload"]
     assert sentences == ["mixed, reactive at 200/s: offloading helps (p99 180 ms against 2400 ms inline; 199 against "
                          "150 req/s; CPU 8.10 against 9.00 ms per request)."]
+
+
+def test_mixed_calls_a_small_difference_no_clear_difference():
+    inline = SimpleNamespace(ok=100.0, p99=127.0)
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=123.0)).startswith("makes no clear difference")
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=100.0)) == "helps"
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=85.0, p99=100.0)) == "hurts"
