@@ -22,16 +22,19 @@ PRESETS = {
                     scenarios=("jwt-mysql", "aggregate"),
                     loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000",
                            "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
-                           "cache": "vus:150,200,800"},
-                    variants={}),
+                           "cache": "vus:150,200,800", "gateway": "vus:16,vus:100,200,400,800,1600",
+                           "hold": "vus:1000,vus:5000,vus:10000", "mixed": "50,100,200,400,800"},
+                    variants={"hold": ["10s"]}),
     # CI and first-time users: every scenario and model at two rates, one repetition; the executor and pool sweeps
     # at the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
                   scenarios=tuple(SCENARIOS),
                   loads={"jwt-mysql": "100,400", "aggregate": "30,150", "executors": "vus:150",
-                         "pool-sweep": "vus:50", "cache": "vus:50"},
+                         "pool-sweep": "vus:50", "cache": "vus:50", "gateway": "vus:16",
+                         "hold": "vus:200", "mixed": "100"},
                   variants={"executors": ["", "article-small"],
-                            "pool-sweep": ["pool-4", "pool-32"], "cache": ["uncached", "local-1000+redis"]}),
+                            "pool-sweep": ["pool-4", "pool-32"], "cache": ["uncached", "local-1000+redis"],
+                            "hold": ["1s"]}),
 }
 
 

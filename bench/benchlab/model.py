@@ -14,6 +14,7 @@ class Variant:
     models: tuple[str, ...] = MODELS  # the models measured under it
     script: str | None = None  # instead of the scenario's script (the cache scenario's uncached reference)
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
+    k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,10 @@ class Scenario:
     variants: tuple[Variant, ...] = (Variant(""),)
     needs_tokens: bool = False  # its script sends signed tokens
     k6_timeout_s: float | None = None  # instead of --timeout
+    backends: bool = False  # the gateway's two backend instances, served by the downstream process
+    # A fresh app per model, the models one after the other: where threads and RSS are the result, a model must not
+    # inherit the threads and heap another model left behind (their interleaving is given up for it).
+    app_per_model: bool = False
 
 
 # Article 000 let latencies grow to 22 s: its executor scenario lifts the 6 s deadline so that the growth shows.
@@ -77,13 +82,32 @@ SCENARIOS = {
                           Variant("local-1000", local_cache(1000)),
                           Variant("local-10000", local_cache(10000)),
                           Variant("local-1000+redis", local_cache(1000), redis=True))),
+    # Article 004: the gateway route over two backend instances with the article's 40/35/25 mix; the backends wait on
+    # timers in a process of their own, so the gateway is what saturates. Ideal: the mix's mean backend latency,
+    # 0.40 x 69 + 0.35 x 21 + 0.25 x 20 ms.
+    "gateway": Scenario("gateway", "gateway.js", slo_p99_ms=500.0, limit="offered", backends=True,
+                        app_per_model=True),
+    # Article 002: connections held 10 s by closed-model VUs (1 s in the quick preset); the k6 timeout outlasts a hold.
+    # The worker model holds a worker thread per connection: past its 200 threads the holds queue, and the queue
+    # outlives k6's timeouts (a restart follows).
+    "hold": Scenario("hold", "hold.js", slo_p99_ms=11_000.0, limit="offered", k6_timeout_s=30.0,
+                     worker_starves_above_in_flight=200, app_per_model=True,
+                     variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)),
+                               Variant("1s", k6_env=(("HOLD_MS", "1000"),)))),
+    # Article 002: 100 ms of I/O, then 2,000 SHA-256 rounds (a few ms of CPU) on the model's thread or on the app's
+    # bounded CPU pool; the same app, so the two variants differ only in the URL k6 calls.
+    "mixed": Scenario("mixed", "mixed.js", slo_p99_ms=500.0, limit="offered",
+                      variants=(Variant("inline", k6_env=(("CPU", "2000"),)),
+                                Variant("offload", k6_env=(("CPU", "2000"), ("OFFLOAD", "1"))))),
 }
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
 # What one request of a k6 script takes when nothing queues, where that is known: a closed model's throughput is
 # compared with VUs / it. The report and the cached aggregation have none (their latency is what is measured).
-IDEAL_LATENCY_S = {"aggregate.js": AGGREGATE_IDEAL_S}
+IDEAL_LATENCY_S = {"aggregate.js": AGGREGATE_IDEAL_S,
+                   # the gateway's mix of backend latencies: 0.40 x 69 + 0.35 x 21 + 0.25 x 20 ms
+                   "gateway.js": 0.04}
 
 
 def ideal_latency_s(scenario: str, variant: str) -> float | None:
@@ -179,3 +203,4 @@ class RunRow:
     ended_at: float | None = None  # epoch seconds: k6 ended
     local_hit_pct: float | None = None  # cache scenario: lookups the local tier answered
     remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered
+    alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)

@@ -46,9 +46,15 @@ class Plan:
         return RESTART_S + len(block_models) * (self.warmup_s + RUN_OVERHEAD_S)
 
     def app_starts(self) -> int:
-        """App starts for another configuration: wherever a run's properties differ from the run's before it."""
-        props = [{}] + [r.props for r in self.runs]
-        return sum(a != b for a, b in zip(props, props[1:]))
+        """App starts for another configuration: wherever a run's properties differ from the run's before it, and
+        for each model of a scenario that runs every model in an app of its own."""
+        keys = [([], None)] + [app_key(r) for r in self.runs]  # the first app starts with no properties of a run
+        return sum(a != b for a, b in zip(keys, keys[1:]))
+
+
+def app_key(run: PlannedRun):
+    """What a run's app must match: its configuration and, where each model has an app of its own, the model."""
+    return (sorted(run.props.items()), run.model if SCENARIOS[run.scenario].app_per_model else None)
 
 
 def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
@@ -74,6 +80,13 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                     continue
                 block_models = [m for m in models if m in variant.models]
                 warmups += len(block_models)
+                if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
+                    for model in block_models:
+                        for load in loads[scenario]:
+                            for rep in range(1, repetitions + 1):
+                                runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds,
+                                                       variant.name))
+                    continue
                 for load in loads[scenario]:
                     for rep in range(1, repetitions + 1):
                         order = block_models if rep % 2 else list(reversed(block_models))  # no model always first

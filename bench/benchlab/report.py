@@ -201,7 +201,7 @@ def limits_table(env: dict) -> Table:
 def settings_table(env: dict) -> Table:
     keys = ("command_line", "preset", "planned_seconds", "planned_seconds_at_most", "load_seconds", "restarts", "skipped", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
-            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "runtime_info", "flamegraphs", "failures")
+            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "runtime_info", "flamegraphs", "failures")
     return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])
 
 
@@ -209,7 +209,8 @@ def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
     runs["variant"] = runs.variant.fillna("")
     sweep_views = [v for v in (sweeps.executors(runs, win), sweeps.pool_sweep(runs, int(env.get("cores") or 1)),
-                               sweeps.cache(runs, env.get("limits") or {})) if v is not None]
+                               sweeps.cache(runs, env.get("limits") or {}), sweeps.gateway(runs), sweeps.hold(runs),
+                               sweeps.mixed(runs)) if v is not None]
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(sweeps.label, axis=1)
     if runs.runtime.nunique() > 1:

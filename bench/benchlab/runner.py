@@ -13,11 +13,19 @@ import itertools
 
 from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
 from benchlab.model import SCENARIOS, PlannedRun, RunRow, script_of, variant_of
-from benchlab.planner import Plan
+from benchlab.planner import Plan, app_key
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
 
+
+
+def counter_rate(rows, column) -> float | None:
+    """A counter's increase per second between the run's first and last sample that has it."""
+    seen = [r for r in rows if r.get(column) is not None]
+    if len(seen) < 2:
+        return None
+    return (seen[-1][column] - seen[0][column]) / max(seen[-1]["t_s"] - seen[0]["t_s"], 1)
 
 
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
@@ -31,6 +39,7 @@ def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
                        MAX_VUS=str(args.max_vus))
     else:
         env["VUS"] = f"{run.load.value:g}"
+    env.update(variant_of(run.scenario, run.variant).k6_env)
     return env
 
 
@@ -88,6 +97,10 @@ class Bench:
         # The downstream service (same jar) seeds the users, so that every app start finds the same database state
         # and no app start-up includes the seeding.
         ds_props = dict(props, **{"quarkus.http.port": ds_port, "lab.seed.users": args.users})
+        backend_ports = (args.port + 3, args.port + 4)
+        gateway = any(SCENARIOS[s].backends for s in args.scenarios)
+        if gateway:  # the gateway's two backend instances, beside the downstream service in its process
+            ds_props["lab.backend.ports"] = ",".join(map(str, backend_ports))
         ds = self.pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, ds_port, ds_props),
                            os.path.join(self.logs, "downstream.log"), env=child_env, cwd=ROOT)
         if token_thread:
@@ -111,6 +124,8 @@ class Bench:
         app_props = dict(props, **{"quarkus.http.port": args.port,
                                    "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}",
                                    "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"})
+        if gateway:
+            app_props["lab.gateway.instances"] = ",".join(f"http://127.0.0.1:{p}" for p in backend_ports)
         return app_props, child_env, tokens_file, db_url
 
     def start_app(self, rt, java_home, props, child_env, tokens_file, log_name):
@@ -168,9 +183,8 @@ class Bench:
         if os.path.isfile(k6_csv):
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
         figures = windows.summary(requests, closed=run.load.kind == "closed")
-        gc = [r for r in smp.rows if r.get("gc_pause_seconds") is not None]
-        gc_share = (100 * (gc[-1]["gc_pause_seconds"] - gc[0]["gc_pause_seconds"]) / max(gc[-1]["t_s"] - gc[0]["t_s"], 1)
-                    if len(gc) > 1 else None)
+        gc_share = counter_rate(smp.rows, "gc_pause_seconds")
+        allocated = counter_rate(smp.rows, "allocated_bytes")
         return RunRow(
             tag=run.tag, runtime=rt_name, scenario=run.scenario, model=run.model, variant=run.variant,
             load_model=run.load.kind,
@@ -186,7 +200,8 @@ class Bench:
                                  default=None),
             worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
             jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
-            gc_share_pct=None if gc_share is None else round(gc_share, 2),
+            gc_share_pct=None if gc_share is None else round(100 * gc_share, 2),
+            alloc_mb_per_s=None if allocated is None else round(allocated / 2**20, 1),
             local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),
             remote_hit_pct=smp.share("cache_remote_hits", "cache_remote_lookups"),
             metrics_missed_pct=None if probe is None and not smp.rows else
@@ -204,11 +219,15 @@ class Bench:
 
     def warm_up(self, proc, first: PlannedRun, base_url, tokens_file, label, seconds=None):
         """Every model of a block (a scenario under one app configuration) at the scenario's lowest load, before
-        any measurement of the block: for the JIT, without overloading a model before it is measured."""
+        any measurement of the block: for the JIT, without overloading a model before it is measured. Where each
+        model has an app of its own, only that model."""
         seconds = seconds or self.args.warmup
         scenario = first.scenario
         load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
-        for model in (m for m in self.args.models if m in variant_of(scenario, first.variant).models):
+        models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
+        if SCENARIOS[scenario].app_per_model:
+            models = [first.model]
+        for model in models:
             if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
                 services.wait_drained(proc, base_url)
             run = PlannedRun(0, first.runtime, scenario, load, 0, model, seconds, first.variant)
@@ -293,17 +312,19 @@ class Bench:
             t_load = time.time()
             app_props = props
             rt_runs = [r for r in self.plan.runs if r.runtime == rt.name]
-            for (_, variant), block in itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant)):
+            blocks = itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant, app_key(r)))
+            for (_, variant, _), block in blocks:
                 block = list(block)
                 block_props = dict(props, **block[0].props)
                 if variant_of(block[0].scenario, variant).redis:
                     block_props["quarkus.redis.hosts"] = self.redis_url
-                if block_props != app_props:  # another app configuration: a fresh app for the block
+                # another app configuration, or a model that gets an app of its own: a fresh app for the block
+                if block_props != app_props or SCENARIOS[block[0].scenario].app_per_model:
                     self.pm.stop(app)
                     app, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
                                             f"app-{rt.name}-{variant or 'default'}.log")
                     probe, app_props = rt.probe(app), block_props
-                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant}: pid {app.pid}")
+                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant} {block[0].model}: pid {app.pid}")
                 self.warm_up(app, block[0], base_url, tokens_file, "warmup")
 
                 def restart(n, rt=rt, block_props=block_props):

@@ -15,6 +15,8 @@ METRICS = {
     "jvm_threads_live": ("jvm_threads_live_threads", None),
     "gc_pause_count": ("jvm_gc_pause_seconds_count", None),
     "gc_pause_seconds": ("jvm_gc_pause_seconds_sum", None),
+    # bytes allocated in the young generation, counted at each collection (so a rate only over many collections)
+    "allocated_bytes": ("jvm_gc_memory_allocated_bytes_total", None),
     "jdbc_active": ("agroal_active_count", None),
     "jdbc_awaiting": ("agroal_awaiting_count", None),
     "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),

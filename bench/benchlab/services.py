@@ -4,6 +4,7 @@ import json
 import os
 import platform
 import re
+import resource
 import secrets
 import subprocess
 import threading
@@ -69,6 +70,19 @@ def app_properties():
     return props
 
 
+def raise_open_files(wanted=65_536):
+    """Each held connection is a file descriptor in k6 and one in the app, and the processes the bench starts inherit
+    this process' limit: raised to the hard limit, or past it where the user may (root). Returns the limit in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    for limit in (max(wanted, hard), hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+            break
+        except (ValueError, OSError):
+            continue
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def environment(args, java_home, k6_version):
     """The machine, the software and the limits in force, for the report's header."""
     env = {"command_line": args.command_line, "preset": args.preset,
@@ -77,6 +91,7 @@ def environment(args, java_home, k6_version):
     env["cores"] = psutil.cpu_count()
     env["memory_gib"] = round(psutil.virtual_memory().total / 2**30, 1)
     env["load_average_at_start"] = os.getloadavg()
+    env["open_files_limit"] = raise_open_files()
     env["os"] = f"{platform.platform()}"
     java = os.path.join(java_home, "bin", "java")
     ver = subprocess.run([java, "-XX:+PrintCommandLineFlags", "-version"], capture_output=True, text=True, timeout=60)
@@ -280,6 +295,12 @@ def smoke_test(base_url, args, tokens_file):
             probes.append(("GET", f"/{m}/users/1/aggregate", '"level"'))
         if "aggregate-cached.js" in scripts:
             probes.append(("GET", f"/{m}/users/1/aggregate/cached", '"level"'))
+        if "gateway.js" in scripts:
+            probes.append(("GET", f"/{m}/gateway/api/data", '"_gateway"'))
+        if "hold.js" in scripts:
+            probes.append(("GET", f"/{m}/hold?ms=1", '"heldMs"'))
+        if "mixed.js" in scripts:
+            probes += [("GET", f"/{m}/mixed?cpu=1", '"digest"'), ("GET", f"/{m}/mixed/offload?cpu=1", '"digest"')]
         for method, path, expected in probes:
             headers = {"Authorization": "Bearer " + token} if token else {}
             code, body = http_get(base_url + path, timeout=10, headers=headers, method=method)

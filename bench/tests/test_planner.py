@@ -87,3 +87,11 @@ def test_an_app_start_is_planned_per_configuration_change():
     p = make_plan(["jvm"], ["aggregate", "pool-sweep"], loads, list(MODELS), 1, 8, 5, 1,
                   variants={"pool-sweep": ["pool-4", "pool-32"]})
     assert p.app_starts() == 2  # pool-4, then pool-32; the aggregate runs on the app as configured
+
+
+def test_a_scenario_with_an_app_per_model_runs_each_model_together_in_an_app_of_its_own():
+    plan = make_plan(["jvm"], ["gateway"], {"gateway": [Load("closed", 16), Load("closed", 100)]},
+                     ["virtual", "worker", "reactive"], 2, 30, 10, 1)
+    assert [r.model for r in plan.runs] == ["virtual"] * 4 + ["worker"] * 4 + ["reactive"] * 4
+    assert [(r.load.value, r.repetition) for r in plan.runs[:4]] == [(16, 1), (16, 2), (100, 1), (100, 2)]
+    assert plan.app_starts() == 3 and plan.warmups == 3

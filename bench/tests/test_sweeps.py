@@ -1,4 +1,5 @@
 import dataclasses
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -9,7 +10,8 @@ from benchlab.model import RunRow
 def rows(*specs):
     """specs: dicts of the fields that matter; every other field of a run row is None."""
     base = {f.name: None for f in dataclasses.fields(RunRow)}
-    return pd.DataFrame([dict(base, runtime="jvm", repetition=1, errors=0, **s) for s in specs])
+    defaults = dict(runtime="jvm", repetition=1, errors=0, status_0=0, status_4xx=0, status_5xx=0, dropped=0)
+    return pd.DataFrame([{**base, **defaults, **s} for s in specs])
 
 
 def test_pool_sweep_knee_is_the_smallest_pool_near_the_best_throughput():
@@ -85,3 +87,51 @@ def test_pool_sweep_at_a_fixed_rate_that_every_size_serves_points_at_the_wait():
     assert sentences[0].startswith("pool-sweep, virtual at 15/s: no knee in throughput: every size from 4 to 16 "
                                    "connections served the offered 15/s")
     assert [r[7] for r in table.rows] == ["471.1", "6.8"]  # Agroal's blocking time, per pool size
+
+
+def test_gateway_puts_failures_and_threads_beside_the_latencies():
+    runs = rows(dict(tag="v", scenario="gateway", model="virtual", variant="", load_model="closed", load=16,
+                     ok_rps=360.0, p50_ms=40, p99_ms=180, max_ms=320, threads_peak=60, rss_peak_mb=300,
+                     app_cpu_ms_per_req=1.5, alloc_mb_per_s=180.0, gc_share_pct=0.4),
+                dict(tag="w", scenario="gateway", model="worker", variant="", load_model="closed", load=16,
+                     ok_rps=350.0, p50_ms=42, p99_ms=190, max_ms=330, errors=3, status_0=3, threads_peak=120,
+                     rss_peak_mb=320, app_cpu_ms_per_req=1.6, gc_share_pct=0.5))
+    table, sentences = sweeps.gateway(runs)
+    worker = next(r for r in table.rows if r[1] == "worker")
+    assert worker[4] == "87.5%"  # 350 / (16 / 0.04)
+    assert worker[8] == "3 (3/0/0) + 0 dropped" and worker[9] == "120"
+    virtual = next(r for r in table.rows if r[1] == "virtual")
+    assert virtual[12] == "180" and virtual[13] == "512"  # 180 MB/s over 360 req/s
+    assert sentences == ["gateway at 16 users: virtual 360 req/s (0 failed), worker 350 req/s (3 failed); "
+                         "threads at the peak from 60 (virtual) to 120 (worker)."]
+
+
+def test_hold_counts_connections_held_by_littles_law_and_their_cost():
+    runs = rows(dict(tag="r", scenario="hold", model="reactive", variant="10s", load_model="closed", load=1000,
+                     ok_rps=100.0, p99_ms=10_050, rss_peak_mb=400, threads_peak=50),
+                dict(tag="w", scenario="hold", model="worker", variant="10s", load_model="closed", load=1000,
+                     ok_rps=20.0, p99_ms=30_000, rss_peak_mb=350, threads_peak=230, errors=700, status_0=700))
+    table, sentences = sweeps.hold(runs)
+    reactive = next(r for r in table.rows if r[2] == "reactive")
+    assert reactive[3] == "1000" and reactive[7] == "409.6" and reactive[9] == "50.0"
+    assert sentences == ["hold, worker at 1000 connections (10s): 700 requests failed, first as no answer "
+                         "(timeouts, refused or reset connections); 200 held at once."]
+
+
+def test_mixed_says_whether_offloading_helps_each_model():
+    common = dict(scenario="mixed", model="reactive", load_model="open", load=200)
+    runs = rows(dict(common, tag="i", variant="inline", ok_rps=150.0, p99_ms=2400, app_cpu_pct=190,
+                     app_cpu_ms_per_req=9.0),
+                dict(common, tag="o", variant="offload", ok_rps=199.0, p99_ms=180, app_cpu_pct=170,
+                     app_cpu_ms_per_req=8.1))
+    table, sentences = sweeps.mixed(runs)
+    assert [r[2] for r in table.rows] == ["inline", "offload"]
+    assert sentences == ["mixed, reactive at 200/s: offloading helps (p99 180 ms against 2400 ms inline; 199 against "
+                         "150 req/s; CPU 8.10 against 9.00 ms per request)."]
+
+
+def test_mixed_calls_a_small_difference_no_clear_difference():
+    inline = SimpleNamespace(ok=100.0, p99=127.0)
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=123.0)).startswith("makes no clear difference")
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=100.0)) == "helps"
+    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=85.0, p99=100.0)) == "hurts"

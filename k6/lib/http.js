@@ -15,9 +15,9 @@ export const requestTimeouts = new Counter('request_timeouts');
 const REQUEST_TIMEOUT_ERROR_CODE = 1050;
 
 // `name` groups URLs that differ only by ids into one series; `model` is what runs compare.
-function send(method, url, model, name, params) {
+function send(method, url, model, name, params, body = null) {
   const tags = Object.assign({ model, name }, params.tags);
-  const res = http.request(method, url, null, Object.assign({ timeout: TIMEOUT }, params, { tags }));
+  const res = http.request(method, url, body, Object.assign({ timeout: TIMEOUT }, params, { tags }));
   // Adding 0 as well keeps each counter's per-model series present when nothing failed.
   transportErrors.add(res.status === 0 ? 1 : 0, tags);
   requestTimeouts.add(res.error_code === REQUEST_TIMEOUT_ERROR_CODE ? 1 : 0, tags);
@@ -28,9 +28,9 @@ export function get(url, model, name, params = {}) {
   return send('GET', url, model, name, params);
 }
 
-// A POST without a body (the app takes what it needs from the token).
-export function post(url, model, name, params = {}) {
-  return send('POST', url, model, name, params);
+// A POST, without a body unless one is given (the report takes what it needs from the token).
+export function post(url, model, name, params = {}, body = null) {
+  return send('POST', url, model, name, params, body);
 }
 
 export function json(res) {

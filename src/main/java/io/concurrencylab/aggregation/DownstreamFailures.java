@@ -8,8 +8,11 @@ import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
-/** One downstream failure type for every model: a {@link ServiceException} whose code says what went wrong. */
-final class DownstreamFailures {
+/**
+ * One downstream failure type for every model: a {@link ServiceException} whose code says what went wrong. The gateway
+ * types its backends' failures the same way.
+ */
+public final class DownstreamFailures {
 
     private DownstreamFailures() {
     }
@@ -27,7 +30,7 @@ final class DownstreamFailures {
      * The call failed without an answer: too slow (read timeout), unreachable (refused, reset, closed), or the answer
      * could not be read. Anything else is not the downstream's doing and stays as it is.
      */
-    static RuntimeException translate(Throwable failure) {
+    public static RuntimeException translate(Throwable failure) {
         if (failure instanceof ServiceException classified) {
             return classified;
         }

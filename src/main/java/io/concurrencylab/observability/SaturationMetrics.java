@@ -26,7 +26,8 @@ public class SaturationMetrics {
             "agroal_active_count", "agroal_awaiting_count", "agroal_blocking_time_average_milliseconds",
             "sql_pool_active", "sql_pool_queue_size",
             "cache_gets_total", "lab_cache_remote_total",
-            "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum");
+            "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum",
+            "jvm_gc_memory_allocated_bytes_total");
 
     private final PrometheusMeterRegistry registry;
 

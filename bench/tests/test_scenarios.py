@@ -1,0 +1,40 @@
+import pandas as pd
+
+from benchlab import cli, report
+from benchlab.model import SCENARIOS, Load, ideal_latency_s
+from benchlab.planner import make_plan
+
+
+def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
+    loads = {"gateway": cli.parse_loads(cli.PRESETS["quick"]["loads"]["gateway"])}
+    assert "gateway" in cli.PRESETS["quick"]["scenarios"]
+    runs = make_plan(["jvm"], ["gateway"], loads, ["virtual", "worker", "reactive"], 1, 8, 5, 1).runs
+    assert [(r.model, r.load) for r in runs] == [(m, Load("closed", 16)) for m in ("virtual", "worker", "reactive")]
+
+
+def test_the_default_preset_has_the_articles_two_closed_steps_and_an_open_ladder():
+    loads = cli.parse_loads(cli.PRESETS["default"]["loads"]["gateway"])
+    assert [l for l in loads if l.kind == "closed"] == [Load("closed", 16), Load("closed", 100)]
+    assert len([l for l in loads if l.kind == "open"]) >= 3
+
+
+def test_a_closed_gateway_step_is_compared_with_the_mixs_ideal_latency():
+    assert SCENARIOS["gateway"].backends and ideal_latency_s("gateway", "") == 0.04
+    row = pd.Series(dict(scenario="gateway", variant="", load_model="closed", load=16, ok_rps=360.0))
+    assert report.ideal_share(row) == "90.0%"  # 16 VUs / 0.04 s = 400 req/s at best
+    aggregate = pd.Series(dict(scenario="aggregate", variant="", load_model="closed", load=150, ok_rps=240.0))
+    assert report.ideal_share(aggregate) == "96.0%"  # 150 / 0.6 s = 250 req/s, as before
+
+
+def test_a_hold_variant_passes_its_hold_time_to_k6():
+    from benchlab.runner import k6_env
+    from benchlab.model import PlannedRun
+
+    class Args:
+        timeout, users, max_vus = 5, 2000, None
+
+    run = PlannedRun(1, "jvm", "hold", Load("closed", 200), 1, "virtual", 8, "1s")
+    env = k6_env("http://127.0.0.1:21100", run, 8, Args(), None)
+    assert env["HOLD_MS"] == "1000" and env["TIMEOUT"] == "30s" and env["VUS"] == "200"
+    offload = PlannedRun(2, "jvm", "mixed", Load("open", 100), 1, "reactive", 8, "offload")
+    assert k6_env("http://127.0.0.1:21100", offload, 8, Args(), None)["OFFLOAD"] == "1"
