@@ -36,6 +36,9 @@ class Scenario:
     # A fresh app per model, the models one after the other: where threads and RSS are the result, a model must not
     # inherit the threads and heap another model left behind (their interleaving is given up for it).
     app_per_model: bool = False
+    # Warm up at this many closed-model VUs instead of the scenario's lowest load (hold: 1,000 held connections would
+    # starve the worker model before its first run).
+    warmup_vus: int | None = None
 
 
 # Article 000 let latencies grow to 22 s: its executor scenario lifts the 6 s deadline so that the growth shows.
@@ -91,7 +94,7 @@ SCENARIOS = {
     # The worker model holds a worker thread per connection: past its 200 threads the holds queue, and the queue
     # outlives k6's timeouts (a restart follows).
     "hold": Scenario("hold", "hold.js", slo_p99_ms=11_000.0, limit="offered", k6_timeout_s=30.0,
-                     worker_starves_above_in_flight=200, app_per_model=True,
+                     worker_starves_above_in_flight=200, app_per_model=True, warmup_vus=100,
                      variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)),
                                Variant("1s", k6_env=(("HOLD_MS", "1000"),)))),
     # Article 002: 100 ms of I/O, then 2,000 SHA-256 rounds (a few ms of CPU) on the model's thread or on the app's

@@ -12,7 +12,7 @@ import dataclasses
 import itertools
 
 from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
-from benchlab.model import SCENARIOS, PlannedRun, RunRow, script_of, variant_of
+from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
@@ -224,6 +224,8 @@ class Bench:
         seconds = seconds or self.args.warmup
         scenario = first.scenario
         load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
+        if SCENARIOS[scenario].warmup_vus is not None:
+            load = Load("closed", SCENARIOS[scenario].warmup_vus)
         models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
