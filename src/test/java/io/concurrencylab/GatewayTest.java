@@ -21,7 +21,6 @@ import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,8 +37,6 @@ import org.junit.jupiter.params.provider.FieldSource;
 class GatewayTest {
 
     static final List<String> models = Models.ALL;
-    static final Map<String, String> KIND = Map.of(
-            "virtual", "virtual thread", "worker", "worker thread", "reactive", "event loop");
 
     @Inject
     GatewayConfig config;
@@ -71,7 +68,7 @@ class GatewayTest {
         String instance = response.path("_gateway.instance");
         assertEquals(instance, response.header("X-Gateway-Instance"));
         assertEquals(instance, response.path("request.host"));
-        assertEquals(List.of("answer on " + KIND.get(model)), answered);
+        assertEquals(List.of("answer on " + Models.THREAD_KIND.get(model)), answered);
     }
 
     @ParameterizedTest

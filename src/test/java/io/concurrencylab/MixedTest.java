@@ -17,7 +17,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,9 +30,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @QuarkusTest
 class MixedTest {
-
-    static final Map<String, String> KIND = Map.of(
-            "virtual", "virtual thread", "worker", "worker thread", "reactive", "event loop");
 
     @Inject
     WorkloadConfig config;
@@ -78,7 +74,7 @@ class MixedTest {
     void callsOnTheModelsThreadAndComputesWhereTheVariantSays(String model, String variant) {
         given().queryParam("cpu", 10).when().get("/" + model + "/" + variant).then().statusCode(200);
 
-        String kind = KIND.get(model);
+        String kind = Models.THREAD_KIND.get(model);
         assertEquals(List.of("base on " + kind), ThreadRecorder.DOWNSTREAM_CALLS);
         assertEquals(1, rounds.size(), rounds.toString());
         if (variant.endsWith("offload")) {

@@ -12,7 +12,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.mockito.InjectSpy;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,8 +26,6 @@ import org.junit.jupiter.params.provider.FieldSource;
 class ThreadModelTest {
 
     static final List<String> models = Models.ALL;
-    static final Map<String, String> EXPECTED = Map.of(
-            "virtual", "virtual thread", "worker", "worker thread", "reactive", "event loop");
 
     @InjectSpy
     UserRepository users;
@@ -57,7 +54,7 @@ class ThreadModelTest {
     void theTokenLookupRunsOnTheModelsThread(String model) {
         given().auth().oauth2(Tokens.rs256("user13@example.com")).get("/{model}/users/me", model).then().statusCode(200);
 
-        String kind = EXPECTED.get(model);
+        String kind = Models.THREAD_KIND.get(model);
         List<String> expected = model.equals("reactive") ? List.of("query on " + kind, "row on " + kind)
                 : List.of("query on " + kind);
         assertEquals(expected, repositoryCalls);
@@ -68,7 +65,7 @@ class ThreadModelTest {
     void theAggregationsCallsRunOnTheModelsThreads(String model) {
         given().get("/{model}/users/14/aggregate", model).then().statusCode(200);
 
-        String kind = EXPECTED.get(model);
+        String kind = Models.THREAD_KIND.get(model);
         assertEquals(List.of("base on " + kind, "detail on " + kind, "extra on " + kind),
                 ThreadRecorder.DOWNSTREAM_CALLS.stream().sorted().toList());
     }
