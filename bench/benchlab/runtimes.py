@@ -289,7 +289,7 @@ class ContainerJvmRuntime(ContainerRuntime):
     name = "container-jvm"
     dockerfile = "src/main/docker/Dockerfile.jvm"
     tag = "jvm"
-    DEFAULT_JAVA_OPTS = "-XX:MaxRAMPercentage=75 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
+    DEFAULT_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
 
     def check(self, root):
         if not os.path.isfile(os.path.join(root, "target", "quarkus-app", "quarkus-run.jar")):
@@ -320,7 +320,9 @@ class ContainerJvmRuntime(ContainerRuntime):
             argv += ["--cpus", str(lim["cpus"])]
         if lim.get("memory"):
             argv += ["--memory", str(lim["memory"])]
-        out = self.engine.run(argv + [self.image, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
+        # As the image's entrypoint does: without a memory limit it sizes the JVM as for 1 GiB.
+        unlimited = [] if lim.get("memory") else ["-XX:MaxRAM=1g"]
+        out = self.engine.run(argv + [self.image, *unlimited, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
                                       "-XX:+PrintCommandLineFlags", "-version"], check=False, timeout=60)
         info.update(jvm_ergonomics(out.stdout + out.stderr))
         return info
