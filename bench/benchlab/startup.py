@@ -51,11 +51,11 @@ def summary(values):
             "max": round(max(values), 3)}
 
 
-def describe(s, unit="s"):
+def describe(s, unit="s", digits=2):
     """'2.41 s (2.30-2.77, n=5)'"""
     if not s["n"]:
         return "not measured"
-    return f"{s['median']:.2f} {unit} ({s['min']:.2f}-{s['max']:.2f}, n={s['n']})"
+    return f"{s['median']:.{digits}f} {unit} ({s['min']:.{digits}f}-{s['max']:.{digits}f}, n={s['n']})"
 
 
 def started_in(log_text):
