@@ -103,7 +103,8 @@ def jdk_feature_version(java_home):
 
 
 # The JVM's unified logging of the AOT cache (tags aot or cds) at warning or error level, e.g. "[0.012s][error][aot]
-# An error has occurred while processing the AOT cache": with AOTMode=auto the JVM then runs without the cache.
+# An error has occurred while processing the AOT cache". AOTMode=on makes such an error stop the start; warnings (a
+# class the cache could not hold, say) still let it run and are reported beside the runtime's figures.
 AOT_LOG_PROBLEM = re.compile(r"^\[[^\]]*\]\[(?:error|warning)\s*\]\[(?:aot|cds)[^\]]*\]\s*(.*)$", re.M)
 
 
@@ -111,13 +112,14 @@ class JvmAotRuntime(JvmRuntime):
     """The same jar with the JDK 25 (JEP 483/514/515) AOT cache that `./mvnw verify -Daot` trains with the integration
     tests: target/quarkus-app/app.aot. Started from target/quarkus-app as `-jar quarkus-run.jar`: the cache holds the
     class path it was trained with, relative to that directory, and from another directory the start fails in
-    QuarkusEntryPoint. AOTMode=auto: a flag the cache cannot be used with (--jvm-args) starts the JVM without it
-    instead of failing; start_warnings() finds that in the log and the report says so beside the figures."""
+    QuarkusEntryPoint. AOTMode=on: a cache the JVM cannot use (a flag of --jvm-args it does not fit, a stale class
+    path) fails the start instead of running the plain JVM under the name jvm-aot; start_warnings() finds the JVM's
+    remaining complaints in the log and the report says so beside the figures."""
     name = "jvm-aot"
     CACHE = "app.aot"
     MIN_JDK = 25
     BUILD = "./mvnw verify -Daot"
-    AOT_OPTIONS = ["-XX:AOTCache=app.aot", "-XX:AOTMode=auto"]
+    AOT_OPTIONS = ["-XX:AOTCache=app.aot", "-XX:AOTMode=on"]
 
     def app_dir(self, root):
         return os.path.dirname(self.jar(root))
@@ -134,8 +136,8 @@ class JvmAotRuntime(JvmRuntime):
         if not os.path.isfile(cache):
             raise RuntimeError(f"runtime 'jvm-aot' needs target/quarkus-app/{self.CACHE}, the AOT cache the "
                                f"integration tests train: build it with {self.BUILD} (JDK {self.MIN_JDK}+)")
-        # A cache trained on an older jar does not match the class path: with AOTMode=auto the JVM would quietly run
-        # without it, and the bench would measure the plain JVM under the name jvm-aot.
+        # A cache trained on an older jar does not match the class path: said here, before any start, in the words of
+        # the build rather than the JVM's.
         newer = [f for f in app_files(app_dir) if os.path.getmtime(f) > os.path.getmtime(cache)]
         if newer:
             raise RuntimeError(f"runtime 'jvm-aot': target/quarkus-app/{self.CACHE} is older than "

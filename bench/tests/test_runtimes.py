@@ -30,11 +30,11 @@ def test_jvm_aot_is_a_runtime_beside_the_others():
 def test_jvm_aot_starts_the_jar_from_its_directory_with_the_cache():
     rt = runtimes.make("jvm-aot", {"jvm_args": ["-Xmx1g"]})
     argv = rt.command("/repo", "/jdk", 19100, {"quarkus.http.port": 19100})
-    assert argv == ["/jdk/bin/java", "-Xmx1g", "-XX:AOTCache=app.aot", "-XX:AOTMode=auto", "-Dquarkus.http.port=19100",
+    assert argv == ["/jdk/bin/java", "-Xmx1g", "-XX:AOTCache=app.aot", "-XX:AOTMode=on", "-Dquarkus.http.port=19100",
                     "-jar", "quarkus-run.jar"]
     assert rt.app_dir("/repo") == "/repo/target/quarkus-app"
     assert rt.describe("/repo", "/jdk") == ("jvm-aot: cd target/quarkus-app && /jdk/bin/java -Xmx1g "
-                                             "-XX:AOTCache=app.aot -XX:AOTMode=auto -jar quarkus-run.jar")
+                                             "-XX:AOTCache=app.aot -XX:AOTMode=on -jar quarkus-run.jar")
 
 
 def test_jvm_aot_starts_in_target_quarkus_app():
