@@ -11,7 +11,7 @@ import plotly.offline
 
 from benchlab import footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
-from benchlab.model import MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
+from benchlab.model import IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 # CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
@@ -40,7 +40,9 @@ def physical_limit(scenario: str, env: dict, caps: list[slo.Capacity]) -> tuple[
         qps = (env.get("point_select") or {}).get("qps")
         return qps, "the database's point-select rate" + (f" ({qps:.0f}/s)" if qps else " (not measured)")
     top = max(max(c.steps) for c in caps if c.scenario == scenario)  # a model's skipped steps were offered too
-    return top, f"the highest offered rate ({top:g}/s; the ideal answers every request in 600 ms)"
+    ideal = IDEAL_LATENCY_S.get(SCENARIOS[scenario].script)  # a variant may run another script; the limit is the scenario's
+    return top, f"the highest offered rate ({top:g}/s" + (
+        f"; the ideal answers every request in {ideal * 1000:.0f} ms)" if ideal else ")")
 
 
 def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
@@ -80,7 +82,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
         return f"held the SLO up to the highest step ({max(c.steps):g}/s)"
     at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == "open")
               & (runs.load == above[0])]
-    row = at.max(numeric_only=True).to_dict()
+    row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
     breach = f"at {above[0]:g}/s: p99 {num(at.p99_ms.median())} ms, {int(at.errors.sum())} failed, " \
              f"{int(at.dropped.sum())} dropped of {int(at.requests.sum() + at.dropped.sum())}"
     return f"{breach}; {why.explain(row, cores)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab import why
-from benchlab.model import AGGREGATE_IDEAL_S, IDEAL_LATENCY_S
+from benchlab.model import AGGREGATE_IDEAL_S, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE
 from benchlab.layout import Table, num
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
@@ -138,6 +138,7 @@ def cache(runs: pd.DataFrame, limits: dict) -> tuple[Table, list[str]] | None:
         med = g.groupby("variant", sort=False).agg(
             reps=("repetition", "nunique"), ok_rps=("ok_rps", "median"), p50_ms=("p50_ms", "median"),
             p99_ms=("p99_ms", "median"), errors=("errors", "sum"), dropped=("dropped", "sum"),
+                                                   requests=("requests", "sum"),
             local=("local_hit_pct", "median"), remote=("remote_hit_pct", "median"),
             cpu=("app_cpu_ms_per_req", "median"))
         base = med.ok_rps.get("uncached")
@@ -257,9 +258,22 @@ def hold_seconds(variant: str) -> float:
 MIXED_MARGIN = 0.10
 
 
+def overloaded(r) -> bool:
+    """Failed plus dropped beyond the SLO's share of the requests offered: the step is past saturation."""
+    offered = (r.requests or 0) + (r.dropped or 0)
+    return offered > 0 and (r.errors + r.dropped) > SLO_MAX_BAD_SHARE * offered
+
+
 def offload_verdict(inline, offload) -> str:
     """helps: a lower p99 by more than the margin at no lower throughput; hurts: a higher p99 or a lower throughput
-    by more than the margin; else no clear difference."""
+    by more than the margin; else no clear difference. Past saturation on both sides the p99 is the queue's length
+    when the run stopped, so there only the throughput counts."""
+    if overloaded(inline) and overloaded(offload):
+        if offload.ok > (1 + MIXED_MARGIN) * inline.ok:
+            return "serves more (both past saturation)"
+        if offload.ok < (1 - MIXED_MARGIN) * inline.ok:
+            return "serves less (both past saturation)"
+        return f"makes no clear difference (both past saturation: throughput within {MIXED_MARGIN:.0%})"
     if offload.ok < (1 - MIXED_MARGIN) * inline.ok or offload.p99 > (1 + MIXED_MARGIN) * inline.p99:
         return "hurts"
     if offload.p99 < (1 - MIXED_MARGIN) * inline.p99 and offload.ok >= 0.99 * inline.ok:
@@ -276,6 +290,7 @@ def mixed(runs: pd.DataFrame) -> tuple[Table, list[str]] | None:
     for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
         med = g.groupby("variant", sort=False).agg(ok=("ok_rps", "median"), p99=("p99_ms", "median"),
                                                    errors=("errors", "sum"), dropped=("dropped", "sum"),
+                                                   requests=("requests", "sum"),
                                                    cpu=("app_cpu_pct", "median"), per=("app_cpu_ms_per_req", "median"))
         for variant, r in med.iterrows():
             table_rows.append([_step(kind, load), model, variant, num(r.ok), num(r.p99),

@@ -24,8 +24,7 @@ class Rule:
 
 RULES = (
     Rule("worker_queue_max", "wait", "worker-pool queue",
-         "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool (each aggregation holds a worker "
-         "thread while it waits for branches that need worker threads too)"),
+         "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool"),
     Rule("metrics_missed_pct", "50", "event-loop delay",
          "event-loop delay: /lab/saturation, answered on the event loop, went unanswered within 1.5 s in {v:.0f} % "
          "of the samples while the app's CPU was not saturated (a blocked event loop)"),
@@ -40,6 +39,10 @@ RULES = (
     Rule("host_cpu_pct", "85", "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
     Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
 )
+
+
+# Scenarios whose worker-model request waits on a worker thread for branches that run on worker threads too.
+NESTED_WORKER_TASKS = ("aggregate", "executors", "cache")
 
 
 def threshold(rule: Rule, cores: int) -> float:
@@ -72,6 +75,8 @@ def explain(row: dict, cores: int) -> str:
         return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
+    if rule.column == "worker_queue_max" and row.get("scenario") in NESTED_WORKER_TASKS:
+        text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":
         text += cpu_users(row, cores)
     if len(hits) > 1:

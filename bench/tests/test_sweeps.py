@@ -130,8 +130,21 @@ def test_mixed_says_whether_offloading_helps_each_model():
                          "150 req/s; CPU 8.10 against 9.00 ms per request)."]
 
 
+def step(ok, p99, requests=2000, errors=0, dropped=0):
+    return SimpleNamespace(ok=ok, p99=p99, requests=requests, errors=errors, dropped=dropped)
+
+
 def test_mixed_calls_a_small_difference_no_clear_difference():
-    inline = SimpleNamespace(ok=100.0, p99=127.0)
-    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=123.0)).startswith("makes no clear difference")
-    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=100.0, p99=100.0)) == "helps"
-    assert sweeps.offload_verdict(inline, SimpleNamespace(ok=85.0, p99=100.0)) == "hurts"
+    inline = step(100.0, 127.0)
+    assert sweeps.offload_verdict(inline, step(100.0, 123.0)).startswith("makes no clear difference")
+    assert sweeps.offload_verdict(inline, step(100.0, 100.0)) == "helps"
+    assert sweeps.offload_verdict(inline, step(85.0, 100.0)) == "hurts"
+
+
+def test_mixed_past_saturation_compares_throughput_not_the_queue_length():
+    # measured: reactive at 400/s, both variants dropping about 30 % of the iterations offered
+    inline, offload = step(249.0, 5963.0, 5600, 0, 2407), step(237.0, 3965.0, 5400, 0, 2536)
+    assert sweeps.offload_verdict(inline, offload).startswith("makes no clear difference (both past saturation")
+    assert sweeps.offload_verdict(inline, step(300.0, 9000.0, 6000, 0, 2000)) == "serves more (both past saturation)"
+    # one side within the SLO: the usual latency verdict
+    assert sweeps.offload_verdict(inline, step(250.0, 130.0, 8000)) == "helps"

@@ -48,3 +48,10 @@ def test_cpu_the_bench_does_not_watch_is_said():
 
 def test_a_machine_at_80_percent_is_not_full():
     assert why.explain({"host_cpu_pct": 80, "app_cpu_pct": 100}, cores=2).startswith("no sampled resource")
+
+
+def test_worker_queue_gives_the_aggregation_reason_only_where_requests_nest():
+    aggregate = why.explain({"scenario": "aggregate", "worker_queue_max": 40}, cores=2)
+    mixed = why.explain({"scenario": "mixed", "worker_queue_max": 40}, cores=2)
+    assert "each aggregation holds a worker thread" in aggregate
+    assert mixed == "worker-pool starvation: up to 40 tasks queued for the worker pool"
