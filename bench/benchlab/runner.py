@@ -338,7 +338,8 @@ class Bench:
                 info["cold_starts"] = self.cold_starts(rt, java_home, props, child_env, tokens_file)
             # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
             if isinstance(rt, runtimes.JvmRuntime):
-                rt.jvm_args.append(pinned.jvm_option(jfr_dir))  # the app on the host JVM only
+                if rt.records_jfr:  # the app on the host JVM only
+                    rt.jvm_args.append(pinned.jvm_option(jfr_dir))
                 if args.flamegraph:
                     rt.jvm_args.append(profiler.JVM_OPTION)
             app, first = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}.log")
@@ -389,7 +390,8 @@ class Bench:
             self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
             self.pm.stop(app)
         if os.path.isdir(jfr_dir):
-            problems = pinned.count(java_home, jfr_dir, self.rows)
+            recorded = {rt.name for rt in rts if getattr(rt, "records_jfr", False)}
+            problems = pinned.count(java_home, jfr_dir, [r for r in self.rows if r.runtime in recorded])
             self.env["pinned_recording"] = "; ".join(problems) if problems else \
                 f"JFR {pinned.EVENT} (>= 20 ms) in {os.path.relpath(jfr_dir, self.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0

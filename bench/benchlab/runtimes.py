@@ -65,6 +65,7 @@ class Runtime:
 
 class JvmRuntime(Runtime):
     name = "jvm"
+    records_jfr = True  # the pinned-thread recording (pinned.py) runs in this JVM
 
     def __init__(self, options=None, jvm_args=None):
         super().__init__(options)
@@ -120,6 +121,9 @@ class JvmAotRuntime(JvmRuntime):
     MIN_JDK = 25
     BUILD = "./mvnw verify -Daot"
     AOT_OPTIONS = ["-XX:AOTCache=app.aot", "-XX:AOTMode=on"]
+    # -XX:StartFlightRecording adds the jdk.jfr module, and a cache trained without it cannot be used ("Mismatched
+    # values for property jdk.module.addmods"): this runtime's rows have no pinned-thread count.
+    records_jfr = False
 
     def app_dir(self, root):
         return os.path.dirname(self.jar(root))

@@ -87,3 +87,8 @@ def test_the_jvm_reporting_an_unusable_cache_is_a_start_warning(tmp_path):
     assert runtimes.make("jvm-aot").start_warnings(app) == [
         "An error has occurred while processing the AOT cache. Run with -Xlog:aot for details."]
     assert runtimes.make("jvm").start_warnings(app) == []
+
+
+def test_only_the_plain_jvm_records_jfr_because_the_aot_cache_refuses_the_jfr_module():
+    assert runtimes.make("jvm", {}).records_jfr
+    assert not runtimes.make("jvm-aot", {}).records_jfr
