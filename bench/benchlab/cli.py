@@ -7,9 +7,9 @@ import subprocess
 import sys
 import time
 
-from benchlab import runtimes
+from benchlab import footprint, runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
-from benchlab.planner import expected_restart, make_plan
+from benchlab.planner import expected_restart, make_plan, start_up_seconds
 from benchlab.procs import log
 from benchlab.services import ROOT
 
@@ -24,7 +24,7 @@ PRESETS = {
                            "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
                            "cache": "vus:150,200,800", "gateway": "vus:16,vus:100,200,400,800,1600",
                            "hold": "vus:1000,vus:5000,vus:10000", "mixed": "50,100,200,400,800"},
-                    variants={"hold": ["10s"]}),
+                    variants={"hold": ["10s"]}, cold_starts=5, warmup_curve=60),
     # CI and first-time users: every scenario and model at two rates, one repetition; the executor and pool sweeps
     # at the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
@@ -34,7 +34,7 @@ PRESETS = {
                          "hold": "vus:200", "mixed": "100"},
                   variants={"executors": ["", "article-small"],
                             "pool-sweep": ["pool-4", "pool-32"], "cache": ["uncached", "local-1000+redis"],
-                            "hold": ["1s"]}),
+                            "hold": ["1s"]}, cold_starts=5, warmup_curve=60),
 }
 
 
@@ -50,6 +50,13 @@ def parse_loads(text):
     if not levels:
         raise SystemExit("no load levels given")
     return levels
+
+
+def compares_runtimes(names) -> bool:
+    """Cold starts and the warm-up curve cost minutes per runtime; by default they are measured only where runtimes
+    are compared: several of them, or the AOT cache (whose point is the start-up). A plain run (CI's --quick) keeps
+    its duration."""
+    return len(names) > 1 or "jvm-aot" in names
 
 
 def split_list(text, known, what):
@@ -76,7 +83,14 @@ def parser():
     p.add_argument("--duration", type=float, help="seconds per measured run")
     p.add_argument("--warmup", type=float, help="warm-up seconds per scenario x model, before any measurement")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
-    p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES))
+    p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: the "
+                   "jar with the JDK 25 AOT cache target/quarkus-app/app.aot of ./mvnw verify -Daot)")
+    p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime: N fresh starts of the app, each stopped "
+                   "after its first successful request (median and range). Default: 5 when --runtime lists more than "
+                   "one runtime or jvm-aot, else none (0)")
+    p.add_argument("--warmup-curve", type=float, metavar="S", help="per runtime: successful requests/s over the first "
+                   "S seconds of load on a fresh app, and its time to steady throughput. Default: 60 when --runtime "
+                   f"lists more than one runtime or jvm-aot, else none (0); at least {footprint.SHORTEST_CURVE_S}")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
@@ -152,10 +166,25 @@ def parse_args(argv):
         p.error("--port must be within 19000-19990")
     if args.repeat < 1 or args.duration < 1:
         p.error("--repeat and --duration must be positive")
+    if args.target and (args.cold_starts or args.warmup_curve):
+        p.error("--cold-starts and --warmup-curve start the app themselves: not with --target")
+    compared = compares_runtimes(args.runtimes)
+    if args.cold_starts is None:
+        args.cold_starts = preset["cold_starts"] if compared else 0
+    if args.warmup_curve is None:
+        args.warmup_curve = preset["warmup_curve"] if compared else 0
+    if args.cold_starts < 0:
+        p.error("--cold-starts must be 0 (none) or more")
+    if args.warmup_curve and args.warmup_curve < footprint.SHORTEST_CURVE_S:
+        p.error(f"--warmup-curve must be 0 (none) or at least {footprint.SHORTEST_CURVE_S} s: the steady level is "
+                f"its last {footprint.STEADY_TAIL_S} s, judged over {footprint.STEADY_WINDOW_S}-second means")
     args.settings = dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
                          users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
                          variants=args.variants,
                          models=args.models, runtimes=args.runtimes, target=args.target, flamegraph=args.flamegraph,
+                         cold_starts=args.cold_starts, warmup_curve_s=args.warmup_curve,
+                         planned_start_up_seconds=round(start_up_seconds(len(args.runtimes), args.cold_starts,
+                                                                         args.warmup_curve)),
                          loads={s: [l.label for l in v] for s, v in args.load_levels.items()},
                          database=("external" if args.db_url else "the project's embedded MariaDB "
                                    "(./mvnw exec:exec@database)") if not args.target else "the target's own")
@@ -185,6 +214,12 @@ def main(argv):
             f"{fmt_duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
             f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
             f"if needed, database, tokens, app)")
+        if args.cold_starts or args.warmup_curve:
+            start_up = start_up_seconds(len(args.runtimes), args.cold_starts, args.warmup_curve)
+            log(f"start-up measurement: per runtime {args.cold_starts} cold starts and a {args.warmup_curve:.0f} s "
+                f"warm-up curve, about {fmt_duration(start_up)} for {len(args.runtimes)} runtime(s); with the load "
+                f"phase about {fmt_duration(plan.planned_seconds() + start_up)}, at most "
+                f"{fmt_duration(plan.planned_seconds(upper_bound=True) + start_up)}")
         status = runner.run(args, plan)
         if status == 130:
             return status

@@ -52,6 +52,12 @@ class Plan:
         return sum(a != b for a, b in zip(keys, keys[1:]))
 
 
+def start_up_seconds(runtimes: int, cold_starts: int, curve_s: float) -> float:
+    """The start-up measurement of every runtime: its cold starts (a start to the first answer and a stop, as long as
+    an app start for another configuration) and its warm-up curve (a k6 run)."""
+    return runtimes * (cold_starts * APP_START_S + (curve_s + RUN_OVERHEAD_S if curve_s else 0))
+
+
 def app_key(run: PlannedRun):
     """What a run's app must match: its configuration and, where each model has an app of its own, the model."""
     return (sorted(run.props.items()), run.model if SCENARIOS[run.scenario].app_per_model else None)

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.offline
 
-from benchlab import slo, stats, sweeps, table, why
+from benchlab import footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
 from benchlab.model import IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
 
@@ -191,6 +191,20 @@ def latency_over_time(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
     return figs
 
 
+def warmup_curves(env: dict) -> list[str]:
+    """Successful requests per second after a fresh start, one line per runtime: how fast each reaches its level."""
+    measured = {name: i["warmup_curve"] for name, i in (env.get("runtime_info") or {}).items()
+                if i.get("warmup_curve")}
+    if not measured:
+        return []
+    fig = go.Figure()
+    for name, curve in measured.items():
+        fig.add_trace(go.Scatter(x=list(range(len(curve["ok_per_s"]))), y=curve["ok_per_s"], mode="lines", name=name))
+    fig.update_layout(title=f"warm-up after a fresh start: {next(iter(measured.values()))['load']}", height=380,
+                      xaxis_title="second of load", yaxis_title="successful requests/s", margin={"t": 50})
+    return [fig.to_html(full_html=False, include_plotlyjs=False)]
+
+
 def limits_table(env: dict) -> Table:
     rows = [[k, str(v)] for k, v in (env.get("limits") or {}).items()]
     rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
@@ -203,7 +217,8 @@ def limits_table(env: dict) -> Table:
 def settings_table(env: dict) -> Table:
     keys = ("command_line", "preset", "planned_seconds", "planned_seconds_at_most", "load_seconds", "restarts", "skipped", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
-            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "runtime_info", "flamegraphs", "failures")
+            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "cold_starts", "warmup_curve_s",
+            "planned_start_up_seconds", "runtime_info", "flamegraphs", "failures")
     return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])
 
 
@@ -219,8 +234,10 @@ def render(out: str) -> dict[str, str]:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
     context = dict(env=env, complete=env.get("complete", False))
-    context["tables"] = ([capacity_table(runs, env)] if (runs.load_model == "open").any() else []) + [
-        v[0] for v in sweep_views]
+    # start-up and footprint beside the capacity: the two headline comparisons of runtimes, before the sweeps' detail
+    start_up = footprint.footprint_table(env, runs)
+    context["tables"] = ([capacity_table(runs, env)] if (runs.load_model == "open").any() else []) + (
+        [start_up] if start_up else []) + [v[0] for v in sweep_views]
     context["findings"] = [sentence for v in sweep_views for sentence in v[1]]
     context["comparisons"] = comparison_sentences(runs, win) if not win.empty else []
     context["steps"] = runs_table(median_rows(runs)) if not runs.empty else None
@@ -229,7 +246,8 @@ def render(out: str) -> dict[str, str]:
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     template = templates.get_template("report.j2")
     md = template.render(fmt="md", charts=[], **context)
-    html = template.render(fmt="html", charts=(curves(runs) + latency_over_time(runs, win)) if not runs.empty else [],
+    charts = (curves(runs) + latency_over_time(runs, win)) if not runs.empty else []
+    html = template.render(fmt="html", charts=charts + warmup_curves(env),
                            plotlyjs=plotly.offline.get_plotlyjs(), **context)
     return {"md": md, "html": html}
 

@@ -11,13 +11,15 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, table, windows
+from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, windows
 from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
-
+# The warm-up curve's load: closed model, so that the throughput shows how fast a fresh app answers. jwt-mysql (one
+# primary-key read per request) when there are tokens, else the aggregation, whose 600 ms floor needs more users.
+CURVE_VUS = {"jwt-mysql": 16, "aggregate": 150}
 
 
 def counter_rate(rows, column) -> float | None:
@@ -137,6 +139,42 @@ class Bench:
         if self.app_cores and getattr(proc, "pgid", None):
             pinning.pin_group(proc.pgid, self.app_cores)
         return proc, first
+
+    def cold_starts(self, rt, java_home, props, child_env, tokens_file) -> list[dict]:
+        """--cold-starts fresh starts of the app, each stopped after its first successful request: seconds from the
+        start command to that answer, Quarkus's own "started in", and the RSS at that moment."""
+        base_url = f"http://127.0.0.1:{self.args.port}"
+        starts = []
+        for i in range(1, self.args.cold_starts + 1):
+            t = time.time()
+            proc = rt.start(self.pm, ROOT, java_home, self.args.port, props, child_env,
+                            os.path.join(self.logs, f"cold-{rt.name}-{i}.log"))
+            try:
+                first = services.first_success(proc, base_url, self.args, tokens_file, t, 300, f"app ({rt.name})")
+                starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
+                               "quarkus_started_s": services.quarkus_started(proc)})
+            finally:
+                self.pm.stop(proc)
+            log(f"cold start {i}/{self.args.cold_starts} of {rt.name}: first successful request after {first:.2f} s")
+        return starts
+
+    def warmup_curve(self, rt_name, base_url, tokens_file) -> dict:
+        """Successful requests per second over the first --warmup-curve seconds of load on a freshly started app."""
+        scenario = "jwt-mysql" if tokens_file else "aggregate"
+        run = PlannedRun(0, rt_name, scenario, Load("closed", CURVE_VUS[scenario]), 0, self.args.models[0],
+                         self.args.warmup_curve)
+        name = f"warmup-curve-{rt_name}"
+        csv_path = os.path.join(self.out, "k6", f"{name}.csv.gz")
+        rc, _ = self.k6(run, run.seconds, base_url, tokens_file, name, csv_path=csv_path)
+        if rc not in (0, 99):
+            raise RuntimeError(f"k6 failed during the warm-up curve (exit {rc}); see {self.logs}/k6-{name}.log")
+        per = windows.per_second(windows.read_k6_csv(csv_path))
+        os.remove(csv_path)  # reduced to per-second counts, like a measured run's
+        ok = dict(zip(per.t, per.ok))
+        # every second from the first answer on, quiet ones as 0; the last one is cut short by k6's stop
+        seconds = range(min(ok), max(ok)) if ok else range(0)
+        return {"load": f"{scenario} on {run.model}, {run.load.label} (closed model)",
+                "ok_per_s": [int(ok.get(t, 0)) for t in seconds]}
 
     # --- one k6 run ----------------------------------------------------------------------------------------------
 
@@ -281,13 +319,11 @@ class Bench:
         rts = [runtimes.make(r, rt_options) for r in args.runtimes]
         jfr_dir = os.path.join(self.logs, "jfr")
         for rt in rts:
-            rt.check(ROOT)
+            rt.check(ROOT, java_home)
             self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, java_home, self.logs),
                                                                      limits=rt.limits())
-            if isinstance(rt, runtimes.JvmRuntime):
-                rt.jvm_args.append(pinned.jvm_option(jfr_dir))  # the app on the host JVM only
-                if args.flamegraph:
-                    rt.jvm_args.append(profiler.JVM_OPTION)
+        # the report's start-up table says why a native runtime has no row of figures
+        self.env["native_executables"] = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
         if args.flamegraph:
             log(f"flame graphs ({args.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
             self.profiler = profiler.Profiler(java_home, profiler.library(ROOT, self.logs), args.flamegraph,
@@ -297,13 +333,29 @@ class Bench:
         props, child_env, tokens_file, db_url = self.start_services(java_home, workdir)
         base_url = f"http://127.0.0.1:{args.port}"
         for rt in rts:
+            info = self.env["runtime_info"][rt.name]
+            if args.cold_starts:
+                info["cold_starts"] = self.cold_starts(rt, java_home, props, child_env, tokens_file)
+            # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
+            if isinstance(rt, runtimes.JvmRuntime):
+                if rt.records_jfr:  # the app on the host JVM only
+                    rt.jvm_args.append(pinned.jvm_option(jfr_dir))
+                if args.flamegraph:
+                    rt.jvm_args.append(profiler.JVM_OPTION)
             app, first = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}.log")
             probe = rt.probe(app)
             log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
-            self.env["runtime_info"][rt.name].update(first_request_s=round(first, 2), probe=probe.describe(),
-                                                     quarkus_started_s=services.quarkus_started(app),
-                                                     command=rt.describe(ROOT, java_home))
+            info.update(first_request_s=round(first, 2), probe=probe.describe(),
+                        quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, java_home))
+            warnings = rt.start_warnings(app)
+            if warnings:
+                info["start_warnings"] = warnings
+                log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
             services.smoke_test(base_url, args, tokens_file)
+            info["rss_idle_mb"] = startup.rss_mb(app.pid)
+            if args.warmup_curve:
+                info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
+                log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
             if "jwt-mysql" in args.scenarios and "point_select" not in self.env:
                 threads = int(self.env["jdbc_pool_max"])
                 log(f"measuring the database's point-select rate ({threads} JDBC threads, "
@@ -338,7 +390,8 @@ class Bench:
             self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
             self.pm.stop(app)
         if os.path.isdir(jfr_dir):
-            problems = pinned.count(java_home, jfr_dir, self.rows)
+            recorded = {rt.name for rt in rts if getattr(rt, "records_jfr", False)}
+            problems = pinned.count(java_home, jfr_dir, [r for r in self.rows if r.runtime in recorded])
             self.env["pinned_recording"] = "; ".join(problems) if problems else \
                 f"JFR {pinned.EVENT} (>= 20 ms) in {os.path.relpath(jfr_dir, self.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0

@@ -33,7 +33,7 @@ class Runtime:
     def __init__(self, options=None):
         self.options = options or {}
 
-    def check(self, root):
+    def check(self, root, java_home):
         """Raise RuntimeError with a clear message if this runtime cannot run here."""
 
     def prepare(self, pm, root, java_home, logs):
@@ -58,9 +58,14 @@ class Runtime:
     def describe(self, root, java_home):
         return self.name
 
+    def start_warnings(self, app):
+        """What the started app said about the runtime itself that makes its figures doubtful (none by default)."""
+        return []
+
 
 class JvmRuntime(Runtime):
     name = "jvm"
+    records_jfr = True  # the pinned-thread recording (pinned.py) runs in this JVM
 
     def __init__(self, options=None, jvm_args=None):
         super().__init__(options)
@@ -69,7 +74,7 @@ class JvmRuntime(Runtime):
     def jar(self, root):
         return os.path.join(root, "target", "quarkus-app", "quarkus-run.jar")
 
-    def check(self, root):
+    def check(self, root, java_home):
         if not os.path.isfile(self.jar(root)):
             raise RuntimeError(f"{self.jar(root)} is missing (build with ./mvnw -B -q package -DskipTests)")
 
@@ -86,6 +91,84 @@ class JvmRuntime(Runtime):
 
     def describe(self, root, java_home):
         return f"jvm: {os.path.join(java_home, 'bin', 'java')} {' '.join(self.jvm_args)} -jar target/quarkus-app/quarkus-run.jar"
+
+
+def jdk_feature_version(java_home):
+    """The JDK's feature version (25 for 25.0.1) from $JAVA_HOME/release, without starting a JVM; None if unknown."""
+    try:
+        with open(os.path.join(java_home, "release")) as f:
+            m = re.search(r'^JAVA_VERSION="(\d+)', f.read(), re.M)
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
+
+
+# The JVM's unified logging of the AOT cache (tags aot or cds) at warning or error level, e.g. "[0.012s][error][aot]
+# An error has occurred while processing the AOT cache". AOTMode=on makes such an error stop the start; warnings (a
+# class the cache could not hold, say) still let it run and are reported beside the runtime's figures.
+AOT_LOG_PROBLEM = re.compile(r"^\[[^\]]*\]\[(?:error|warning)\s*\]\[(?:aot|cds)[^\]]*\]\s*(.*)$", re.M)
+
+
+class JvmAotRuntime(JvmRuntime):
+    """The same jar with the JDK 25 (JEP 483/514/515) AOT cache that `./mvnw verify -Daot` trains with the integration
+    tests: target/quarkus-app/app.aot. Started from target/quarkus-app as `-jar quarkus-run.jar`: the cache holds the
+    class path it was trained with, relative to that directory, and from another directory the start fails in
+    QuarkusEntryPoint. AOTMode=on: a cache the JVM cannot use (a flag of --jvm-args it does not fit, a stale class
+    path) fails the start instead of running the plain JVM under the name jvm-aot; start_warnings() finds the JVM's
+    remaining complaints in the log and the report says so beside the figures."""
+    name = "jvm-aot"
+    CACHE = "app.aot"
+    MIN_JDK = 25
+    BUILD = "./mvnw verify -Daot"
+    AOT_OPTIONS = ["-XX:AOTCache=app.aot", "-XX:AOTMode=on"]
+    # -XX:StartFlightRecording adds the jdk.jfr module, and a cache trained without it cannot be used ("Mismatched
+    # values for property jdk.module.addmods"): this runtime's rows have no pinned-thread count.
+    records_jfr = False
+
+    def app_dir(self, root):
+        return os.path.dirname(self.jar(root))
+
+    def check(self, root, java_home):
+        super().check(root, java_home)
+        version = jdk_feature_version(java_home)
+        if version is None or version < self.MIN_JDK:
+            raise RuntimeError(f"runtime 'jvm-aot' needs a JDK {self.MIN_JDK} or newer (the AOT cache); {java_home} is "
+                               f"JDK {version or '(unknown version)'}: not supported. On older JDKs the start-up "
+                               f"archive is AppCDS, a matter of the build ({self.BUILD}), measured as the jvm runtime")
+        app_dir = self.app_dir(root)
+        cache = os.path.join(app_dir, self.CACHE)
+        if not os.path.isfile(cache):
+            raise RuntimeError(f"runtime 'jvm-aot' needs target/quarkus-app/{self.CACHE}, the AOT cache the "
+                               f"integration tests train: build it with {self.BUILD} (JDK {self.MIN_JDK}+)")
+        # A cache trained on an older jar does not match the class path: said here, before any start, in the words of
+        # the build rather than the JVM's.
+        newer = [f for f in app_files(app_dir) if os.path.getmtime(f) > os.path.getmtime(cache)]
+        if newer:
+            raise RuntimeError(f"runtime 'jvm-aot': target/quarkus-app/{self.CACHE} is older than "
+                               f"{os.path.relpath(newer[0], root)} (the app was packaged again after the cache was "
+                               f"trained): rebuild both with {self.BUILD}")
+
+    def command(self, root, java_home, port, props):
+        return [os.path.join(java_home, "bin", "java"), *self.jvm_args, *self.AOT_OPTIONS,
+                *[f"-D{k}={v}" for k, v in props.items()], "-jar", "quarkus-run.jar"]
+
+    def start(self, pm, root, java_home, port, props, env, log_path):
+        return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env,
+                        cwd=self.app_dir(root))
+
+    def describe(self, root, java_home):
+        return (f"jvm-aot: cd target/quarkus-app && {os.path.join(java_home, 'bin', 'java')} "
+                f"{' '.join([*self.jvm_args, *self.AOT_OPTIONS])} -jar quarkus-run.jar")
+
+    def start_warnings(self, app):
+        with open(app.log_path, errors="replace") as f:
+            return [m.strip() for m in AOT_LOG_PROBLEM.findall(f.read())]
+
+
+def app_files(app_dir):
+    """The packaged app the cache was trained on: quarkus-run.jar and the jars and data files of its layout."""
+    return [f for f in glob.glob(os.path.join(app_dir, "**", "*"), recursive=True)
+            if f.endswith((".jar", ".dat")) and os.path.isfile(f)]
 
 
 def find_runners(root):
@@ -105,7 +188,7 @@ class NativeRuntime(Runtime):
         runners = find_runners(root)
         return runners[0] if len(runners) == 1 else None
 
-    def check(self, root):
+    def check(self, root, java_home):
         exe = self.options.get("native_exe")
         if exe:
             if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
@@ -193,7 +276,7 @@ class ContainerRuntime(Runtime):
         self.base_image = None
         self.container_name = None
 
-    def check(self, root):
+    def check(self, root, java_home):
         self.engine = Engine(root).find()
 
     def limits(self):
@@ -289,12 +372,12 @@ class ContainerJvmRuntime(ContainerRuntime):
     name = "container-jvm"
     dockerfile = "src/main/docker/Dockerfile.jvm"
     tag = "jvm"
-    DEFAULT_JAVA_OPTS = "-XX:MaxRAMPercentage=75 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
+    DEFAULT_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
 
-    def check(self, root):
+    def check(self, root, java_home):
         if not os.path.isfile(os.path.join(root, "target", "quarkus-app", "quarkus-run.jar")):
             raise RuntimeError("target/quarkus-app/quarkus-run.jar is missing (./mvnw -B -q package -DskipTests)")
-        super().check(root)
+        super().check(root, java_home)
 
     def prepare(self, pm, root, java_home, logs):
         base = self.options.get("base_image")
@@ -320,7 +403,9 @@ class ContainerJvmRuntime(ContainerRuntime):
             argv += ["--cpus", str(lim["cpus"])]
         if lim.get("memory"):
             argv += ["--memory", str(lim["memory"])]
-        out = self.engine.run(argv + [self.image, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
+        # As the image's entrypoint does: without a memory limit it sizes the JVM as for 1 GiB.
+        unlimited = [] if lim.get("memory") else ["-XX:MaxRAM=1g"]
+        out = self.engine.run(argv + [self.image, *unlimited, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
                                       "-XX:+PrintCommandLineFlags", "-version"], check=False, timeout=60)
         info.update(jvm_ergonomics(out.stdout + out.stderr))
         return info
@@ -339,7 +424,7 @@ class ContainerNativeRuntime(ContainerRuntime):
     dockerfile = "src/main/docker/Dockerfile.native"
     tag = "native"
 
-    def check(self, root):
+    def check(self, root, java_home):
         exe = self.options.get("native_exe")
         runners = find_runners(root)
         if exe and os.path.abspath(exe) not in runners:
@@ -350,7 +435,7 @@ class ContainerNativeRuntime(ContainerRuntime):
                                f"(found {len(runners)}): build it with ./mvnw -B package -Dnative -DskipTests on a "
                                "machine with GraalVM/Mandrel (or -Dquarkus.native.container-build=true with a "
                                "container engine and registry access); not possible on the lab machine")
-        super().check(root)
+        super().check(root, java_home)
 
     def prepare(self, pm, root, java_home, logs):
         # Default base: the Dockerfile's own (UBI minimal, needs a registry); any glibc image with a shell works,
@@ -362,7 +447,8 @@ class ContainerNativeRuntime(ContainerRuntime):
         return [f"-D{k}={v}" for k, v in props.items()]
 
 
-RUNTIMES = {r.name: r for r in (JvmRuntime, NativeRuntime, ContainerJvmRuntime, ContainerNativeRuntime)}
+RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
+                                 ContainerNativeRuntime)}
 
 
 def make(name, options=None):

@@ -68,3 +68,23 @@ def test_the_share_of_the_ideal_is_given_only_where_the_ideal_latency_is_known()
     assert report.ideal_share(row("cache", "uncached")) == "96.0%"  # the uncached reference runs aggregate.js
     assert report.ideal_share(row("cache", "local-1000", ok_rps=900.0)) == "-"  # hits are faster than any ideal
     assert report.ideal_share(row("pool-sweep", "pool-8", ok_rps=20.0)) == "-"
+
+
+def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_path):
+    import json
+    import shutil
+    for name in ("results.csv", "windows.csv", "results.json"):
+        shutil.copy(os.path.join(QUICK, name), tmp_path / name)
+    with open(tmp_path / "results.json") as f:
+        results = json.load(f)
+    start = {"first_request_s": 5.9, "quarkus_started_s": 4.9, "rss_mb": 210.0}
+    results["environment"]["runtime_info"] = {"jvm": {"cold_starts": [start] * 5, "command": "jvm: java -jar",
+                                                      "warmup_curve": {"ok_per_s": [900] * 30, "load": "jwt-mysql"}}}
+    with open(tmp_path / "results.json", "w") as f:
+        json.dump(results, f)
+    out = report.render(str(tmp_path))
+    headings = re.findall(r"^## (.+)$", out["md"], flags=re.M)
+    assert headings[:2] == ["Capacity at the SLO", "Start-up and footprint per runtime"]
+    assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
+    assert "| native | not built on this machine" in out["md"]
+    assert "warm-up after a fresh start: jwt-mysql" in out["html"]

@@ -21,7 +21,7 @@ public final class Main {
     }
 
     public static void main(String... args) {
-        if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged()) {
+        if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged() && !isArchiveRun()) {
             Optional<String> missing = missingProductionSetting(ConfigProvider.getConfig());
             if (missing.isPresent()) {
                 System.err.println("concurrency-lab cannot start: " + missing.get());
@@ -38,6 +38,15 @@ public final class Main {
     private static boolean isPackaged() {
         return ImageMode.current() == ImageMode.NATIVE_RUN
                 || System.getProperty("java.class.path", "").endsWith("quarkus-run.jar");
+    }
+
+    /**
+     * The build's AppCDS / AOT-cache run ({@code quarkus.package.jar.appcds.enabled}): Quarkus starts the jar with this
+     * property, loads the application's classes and exits before opening a socket or reading the runtime configuration,
+     * so it has no database URL and needs none. Stopping it here would leave an archive of this class alone.
+     */
+    private static boolean isArchiveRun() {
+        return Boolean.getBoolean("quarkus.appcds.generate");
     }
 
     static Optional<String> missingProductionSetting(Config config) {

@@ -1,0 +1,106 @@
+"""Start-up and footprint per runtime: cold starts (median and range), RSS idle and under load, and the warm-up curve
+(successful requests per second over the first seconds of load after a fresh start) with the time it took to reach
+steady throughput. runner.py gathers the figures into results.json's runtime_info; this module reduces and tables
+them, without I/O."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchlab.layout import Table, num
+from benchlab.startup import describe, summary
+
+# Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
+# so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.
+NATIVE_RUNTIMES = ("native", "container-native")
+NATIVE_NOT_BUILT = ("not built on this machine: no GraalVM/Mandrel native-image here (and no builder image to pull); "
+                    "build target/*-runner elsewhere with ./mvnw package -Dnative, then --runtime native")
+NATIVE_NOT_REQUESTED = "not measured: a native executable is there ({}), but --runtime did not ask for {}"
+STEADY_SHARE = 0.9  # steady: every later moving mean at 90 % of the final level or more
+STEADY_WINDOW_S = 5  # moving mean over 5 s: one slow second (a GC, a JIT burst) does not end the warm-up
+STEADY_TAIL_S = 10  # the final level: the median of the curve's last 10 s
+SHORTEST_CURVE_S = STEADY_TAIL_S + STEADY_WINDOW_S
+
+
+@dataclass(frozen=True)
+class Steady:
+    """Where a warm-up curve reached its final level. seconds is None when it never stayed there (or the curve is too
+    short to tell: then level is None too)."""
+    seconds: int | None
+    level: float | None
+
+    def describe(self, curve_s: int) -> str:
+        if self.level is None:
+            return "-"
+        return f"not within {curve_s} s" if self.seconds is None else f"{self.seconds} s of {curve_s} s"
+
+
+def time_to_steady(ok_per_second: list[float]) -> Steady:
+    """The first second from which every moving mean over STEADY_WINDOW_S seconds stays at STEADY_SHARE of the final
+    level or more; the final level is the median of the last STEADY_TAIL_S seconds."""
+    if len(ok_per_second) < SHORTEST_CURVE_S:
+        return Steady(None, None)
+    level = statistics.median(ok_per_second[-STEADY_TAIL_S:])
+    means = [sum(ok_per_second[i:i + STEADY_WINDOW_S]) / STEADY_WINDOW_S
+             for i in range(len(ok_per_second) - STEADY_WINDOW_S + 1)]
+    start = len(means)
+    while start > 0 and means[start - 1] >= STEADY_SHARE * level:
+        start -= 1
+    return Steady(start if start < len(means) else None, level)
+
+
+def cold_start_summaries(starts: list[dict]) -> dict[str, dict]:
+    """Median, range and count of each per-start figure (first_request_s, quarkus_started_s, rss_mb)."""
+    return {key: summary([s[key] for s in starts if s.get(key) is not None])
+            for key in ("first_request_s", "quarkus_started_s", "rss_mb")}
+
+
+def rss_under_load(runs: pd.DataFrame | None, runtime: str) -> float | None:
+    """The highest RSS sampled in any measured run of the runtime."""
+    if runs is None or runs.empty or "rss_peak_mb" not in runs:
+        return None
+    peaks = runs[runs.runtime == runtime].rss_peak_mb.dropna()
+    return float(peaks.max()) if not peaks.empty else None
+
+
+def native_row(name: str, executables: list[str]) -> list[str]:
+    reason = NATIVE_NOT_REQUESTED.format(", ".join(executables), name) if executables else NATIVE_NOT_BUILT
+    return [name, reason] + ["-"] * 7
+
+
+def footprint_table(env: dict, runs: pd.DataFrame | None = None) -> Table | None:
+    """One row per runtime that was measured, one per native runtime that was not (saying why). None when neither
+    cold starts nor a warm-up curve were measured: a single-runtime run, or results written before they existed."""
+    info = env.get("runtime_info") or {}
+    measured = {name: i for name, i in info.items() if i.get("cold_starts") or i.get("warmup_curve")}
+    if not measured:
+        return None
+    rows = []
+    for name, i in measured.items():
+        cold = cold_start_summaries(i.get("cold_starts") or [])
+        curve = (i.get("warmup_curve") or {}).get("ok_per_s") or []
+        steady = time_to_steady(curve)
+        command = i.get("command", "")
+        if i.get("start_warnings"):  # e.g. the JVM could not use the AOT cache: then this row is the plain JVM's
+            command += "; the JVM reported: " + " / ".join(i["start_warnings"])
+        rows.append([name, describe(cold["first_request_s"]), describe(cold["quarkus_started_s"]),
+                     describe(cold["rss_mb"], "MB", digits=0), num(i.get("rss_idle_mb"), 0), num(rss_under_load(runs, name), 0),
+                     "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)), command])
+    rows += [native_row(name, env.get("native_executables") or []) for name in NATIVE_RUNTIMES if name not in info]
+    curve_load = next((i["warmup_curve"]["load"] for i in measured.values() if i.get("warmup_curve")), None)
+    note = ("Cold start: a fresh process, stopped after its first successful request (GET /<model>/users/me with a "
+            "token, else the aggregation), against the running database; median (min-max, n). 'Started in' is "
+            "Quarkus's own figure, from the JVM's start to its HTTP listener. RSS at first request: the process (the "
+            "JVM's host PID for containers). RSS idle: after the first request and the smoke test; under load: the "
+            "highest sample of any measured run. ")
+    if curve_load:
+        note += (f"Warm-up: a fresh start, the smoke test, then {curve_load} at once; steady throughput is the median "
+                 f"successful requests/s of its last {STEADY_TAIL_S} s, reached at the first second after which every "
+                 f"{STEADY_WINDOW_S}-second mean stays at {STEADY_SHARE * 100:.0f} % of it or more.")
+    else:
+        note += "No warm-up curve was measured (--warmup-curve 0)."
+    return Table("Start-up and footprint per runtime",
+                 ["runtime", "first successful request", "Quarkus 'started in'", "RSS at first request",
+                  "RSS idle MB", "RSS under load MB", "steady throughput", "time to steady", "command"], rows, note)

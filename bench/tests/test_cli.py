@@ -1,0 +1,37 @@
+import pytest
+
+from benchlab import cli
+from benchlab.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
+
+
+def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():
+    args = cli.parse_args(["--quick"])
+    assert (args.cold_starts, args.warmup_curve) == (0, 0)
+
+
+@pytest.mark.parametrize("runtimes", ["jvm,jvm-aot", "jvm-aot", "jvm,container-jvm"])
+def test_comparing_runtimes_measures_cold_starts_and_the_curve_by_default(runtimes):
+    args = cli.parse_args(["--quick", "--runtime", runtimes])
+    assert (args.cold_starts, args.warmup_curve) == (5, 60)
+    assert args.settings["cold_starts"] == 5 and args.settings["warmup_curve_s"] == 60
+
+
+def test_asked_for_on_one_runtime_or_switched_off_on_several():
+    assert cli.parse_args(["--quick", "--cold-starts", "7"]).cold_starts == 7
+    args = cli.parse_args(["--quick", "--runtime", "jvm,jvm-aot", "--cold-starts", "0", "--warmup-curve", "0"])
+    assert (args.cold_starts, args.warmup_curve) == (0, 0)
+
+
+@pytest.mark.parametrize("argv", [["--cold-starts", "-1"], ["--warmup-curve", "10"],
+                                  ["--target", "http://10.0.0.5:8080", "--cold-starts", "5"]])
+def test_impossible_start_up_measurements_are_refused(argv, capsys):
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--quick", *argv])
+    err = capsys.readouterr().err
+    assert "--cold-starts" in err or "--warmup-curve" in err
+
+
+def test_the_start_up_measurement_is_planned_per_runtime():
+    assert start_up_seconds(2, 5, 60) == 2 * (5 * APP_START_S + 60 + RUN_OVERHEAD_S)
+    assert start_up_seconds(1, 5, 0) == 5 * APP_START_S
+    assert start_up_seconds(3, 0, 0) == 0

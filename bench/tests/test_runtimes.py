@@ -1,0 +1,94 @@
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from benchlab import runtimes
+
+
+def jdk(tmp_path, version):
+    home = tmp_path / "jdk"
+    home.mkdir()
+    (home / "release").write_text(f'IMPLEMENTOR="Eclipse Adoptium"\nJAVA_VERSION="{version}"\n')
+    return str(home)
+
+
+def packaged(tmp_path, *files):
+    """target/quarkus-app with the given files, written in that order one second apart (oldest first)."""
+    d = tmp_path / "target" / "quarkus-app"
+    for i, name in enumerate(files):
+        (d / name).parent.mkdir(parents=True, exist_ok=True)
+        (d / name).write_text("")
+        os.utime(d / name, (1_000_000 + i, 1_000_000 + i))
+    return str(tmp_path)
+
+
+def test_jvm_aot_is_a_runtime_beside_the_others():
+    assert list(runtimes.RUNTIMES) == ["jvm", "jvm-aot", "native", "container-jvm", "container-native"]
+
+
+def test_jvm_aot_starts_the_jar_from_its_directory_with_the_cache():
+    rt = runtimes.make("jvm-aot", {"jvm_args": ["-Xmx1g"]})
+    argv = rt.command("/repo", "/jdk", 19100, {"quarkus.http.port": 19100})
+    assert argv == ["/jdk/bin/java", "-Xmx1g", "-XX:AOTCache=app.aot", "-XX:AOTMode=on", "-Dquarkus.http.port=19100",
+                    "-jar", "quarkus-run.jar"]
+    assert rt.app_dir("/repo") == "/repo/target/quarkus-app"
+    assert rt.describe("/repo", "/jdk") == ("jvm-aot: cd target/quarkus-app && /jdk/bin/java -Xmx1g "
+                                             "-XX:AOTCache=app.aot -XX:AOTMode=on -jar quarkus-run.jar")
+
+
+def test_jvm_aot_starts_in_target_quarkus_app():
+    started = {}
+
+    class Pm:
+        def start(self, name, argv, log_path, env=None, cwd=None):
+            started.update(name=name, cwd=cwd, jar=argv[-1])
+
+    runtimes.make("jvm-aot").start(Pm(), "/repo", "/jdk", 19100, {}, {}, "/tmp/app.log")
+    assert started == {"name": "app (jvm-aot)", "cwd": "/repo/target/quarkus-app", "jar": "quarkus-run.jar"}
+
+
+def test_the_plain_jvm_keeps_its_absolute_jar_and_the_repository_as_directory():
+    argv = runtimes.make("jvm").command("/repo", "/jdk", 19100, {})
+    assert argv == ["/jdk/bin/java", "-jar", "/repo/target/quarkus-app/quarkus-run.jar"]
+
+
+def test_jvm_aot_needs_the_cache_and_says_how_to_build_it(tmp_path):
+    root = packaged(tmp_path, "quarkus-run.jar")
+    with pytest.raises(RuntimeError, match=r"needs target/quarkus-app/app\.aot.*build it with \./mvnw verify -Daot"):
+        runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+
+
+def test_a_cache_older_than_the_app_is_refused(tmp_path):
+    root = packaged(tmp_path, "quarkus-run.jar", "app.aot", "app/concurrency-lab-1.0.0-SNAPSHOT.jar")
+    with pytest.raises(RuntimeError, match=r"app\.aot is older than target/quarkus-app/app/concurrency-lab-1\.0\.0-"
+                                           r"SNAPSHOT\.jar .*rebuild both with \./mvnw verify -Daot"):
+        runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25"))
+
+
+def test_a_cache_trained_after_packaging_passes(tmp_path):
+    root = packaged(tmp_path, "lib/main/a.jar", "quarkus/quarkus-application.dat", "quarkus-run.jar", "app.aot")
+    runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+
+
+@pytest.mark.parametrize("version", ["21.0.5", "24"])
+def test_a_jdk_before_25_is_not_supported(tmp_path, version):
+    root = packaged(tmp_path, "quarkus-run.jar", "app.aot")
+    with pytest.raises(RuntimeError, match=rf"needs a JDK 25 or newer .* is JDK {version.split('.')[0]}: not supported"):
+        runtimes.make("jvm-aot").check(root, jdk(tmp_path, version))
+
+
+def test_the_jvm_reporting_an_unusable_cache_is_a_start_warning(tmp_path):
+    log = tmp_path / "app.log"
+    log.write_text("[0.011s][error][aot] An error has occurred while processing the AOT cache. Run with -Xlog:aot for "
+                   "details.\n[0.011s][info][gc] Using G1\n"
+                   "INFO  [io.quarkus] (main) concurrency-lab started in 1.2s.\n")
+    app = SimpleNamespace(log_path=str(log))
+    assert runtimes.make("jvm-aot").start_warnings(app) == [
+        "An error has occurred while processing the AOT cache. Run with -Xlog:aot for details."]
+    assert runtimes.make("jvm").start_warnings(app) == []
+
+
+def test_only_the_plain_jvm_records_jfr_because_the_aot_cache_refuses_the_jfr_module():
+    assert runtimes.make("jvm", {}).records_jfr
+    assert not runtimes.make("jvm-aot", {}).records_jfr
