@@ -106,10 +106,17 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
             if m == best:
                 continue
             d = stats.difference(samples[m], samples[best])
-            failed = int(g[g.model == m].errors.sum())
             out.append(f"{scenario} at {label}: " + stats.verdict(m, best, d, "mean latency", "ms")
-                       + f"; {m} had {failed} failed requests, {best} {int(g[g.model == best].errors.sum())}")
+                       + f"; {m} had {bad_count(g[g.model == m], 'failed requests')}, "
+                       f"{best} {bad_count(g[g.model == best])}")
     return out
+
+
+def bad_count(rows: pd.DataFrame, noun: str = "") -> str:
+    """Failed requests, and the iterations k6 could not start beside them where there were any: past saturation a
+    model drops more than it fails, and a latency compared without them flatters it."""
+    failed, dropped = int(rows.errors.sum()), int(rows.dropped.sum())
+    return f"{failed}{' ' + noun if noun else ''}" + (f" and {dropped} dropped iterations" if dropped else "")
 
 
 def ideal_share(r) -> str:
