@@ -11,12 +11,9 @@ import plotly.offline
 
 from benchlab import footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
-from benchlab.model import IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
+from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
-# CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
-# sampler's own scrapes) dominates and the figure grows as the load falls.
-CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab import why
-from benchlab.model import AGGREGATE_IDEAL_S, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE
+from benchlab.model import AGGREGATE_IDEAL_S, CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE
 from benchlab.layout import Table, num
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
@@ -198,7 +198,9 @@ def gateway(runs: pd.DataFrame) -> tuple[Table, list[str]] | None:
             table_rows.append([_step(kind, load), model, str(g.repetition.nunique()), num(g.ok_rps.median()), of_ideal,
                                num(g.p50_ms.median()), num(g.p99_ms.median()), num(g.max_ms.max()), _failed(g),
                                num(g.threads_peak.max(), 0), num(g.rss_peak_mb.max(), 0),
-                               num(g.app_cpu_ms_per_req.median(), 2), num(g.alloc_mb_per_s.median(), 0),
+                               num(g.app_cpu_ms_per_req.median(), 2)
+                               if g.app_cpu_pct.median() >= CPU_PER_REQUEST_MIN_APP_CPU_PCT else "-",
+                               num(g.alloc_mb_per_s.median(), 0),
                                num(1024 * (g.alloc_mb_per_s / g.ok_rps).median(), 0), num(g.gc_share_pct.median(), 1)])
         if kind == "closed":
             med = at.groupby("model", sort=False).agg(ok=("ok_rps", "median"), threads=("threads_peak", "max"),
@@ -214,9 +216,10 @@ def gateway(runs: pd.DataFrame) -> tuple[Table, list[str]] | None:
             "own, which wait on timers and never limit the run. Latencies cover every request, failed ones included; "
             "failed: all (no answer/4xx/5xx), plus iterations k6 could not start. Of ideal: successful req/s against "
             f"users / {ideal_s * 1000:g} ms (the mix's mean backend latency). Threads: the app's OS threads at the peak; "
-            "CPU ms/req: the app's CPU time per request; alloc: the app's allocation rate (the JVM's allocated-bytes "
-            "counter, which advances at each collection) and per successful request; GC %: share of the run's time "
-            "in GC pauses.")
+            "CPU ms/req: the app's CPU time per request, where it averaged "
+            f">= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU; alloc: the app's allocation rate (the JVM's "
+            "allocated-bytes counter, which advances at each collection) and per successful request; GC %: share of "
+            "the run's time in GC pauses.")
     return Table("Gateway (article 004): every request counted, failures beside the latencies",
                  ["load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms", "max ms", "failed",
                   "threads", "RSS MB", "CPU ms/req", "alloc MB/s", "alloc KB/req", "GC %"], table_rows, note), sentences

@@ -92,16 +92,17 @@ def test_pool_sweep_at_a_fixed_rate_that_every_size_serves_points_at_the_wait():
 def test_gateway_puts_failures_and_threads_beside_the_latencies():
     runs = rows(dict(tag="v", scenario="gateway", model="virtual", variant="", load_model="closed", load=16,
                      ok_rps=360.0, p50_ms=40, p99_ms=180, max_ms=320, threads_peak=60, rss_peak_mb=300,
-                     app_cpu_ms_per_req=1.5, alloc_mb_per_s=180.0, gc_share_pct=0.4),
+                     app_cpu_pct=54, app_cpu_ms_per_req=1.5, alloc_mb_per_s=180.0, gc_share_pct=0.4),
                 dict(tag="w", scenario="gateway", model="worker", variant="", load_model="closed", load=16,
                      ok_rps=350.0, p50_ms=42, p99_ms=190, max_ms=330, errors=3, status_0=3, threads_peak=120,
-                     rss_peak_mb=320, app_cpu_ms_per_req=1.6, gc_share_pct=0.5))
+                     rss_peak_mb=320, app_cpu_pct=30, app_cpu_ms_per_req=1.6, gc_share_pct=0.5))
     table, sentences = sweeps.gateway(runs)
     worker = next(r for r in table.rows if r[1] == "worker")
     assert worker[4] == "87.5%"  # 350 / (16 / 0.04)
     assert worker[8] == "3 (3/0/0) + 0 dropped" and worker[9] == "120"
     virtual = next(r for r in table.rows if r[1] == "virtual")
     assert virtual[12] == "180" and virtual[13] == "512"  # 180 MB/s over 360 req/s
+    assert virtual[11] == "1.50" and worker[11] == "-"  # below half a core, background work would dominate
     assert sentences == ["gateway at 16 users: virtual 360 req/s (0 failed), worker 350 req/s (3 failed); "
                          "threads at the peak from 60 (virtual) to 120 (worker)."]
 
