@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchlab.model import SCENARIOS
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -39,10 +41,6 @@ RULES = (
     Rule("host_cpu_pct", "85", "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
     Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
 )
-
-
-# Scenarios whose worker-model request waits on a worker thread for branches that run on worker threads too.
-NESTED_WORKER_TASKS = ("aggregate", "executors", "cache")
 
 
 def threshold(rule: Rule, cores: int) -> float:
@@ -75,7 +73,8 @@ def explain(row: dict, cores: int) -> str:
         return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
-    if rule.column == "worker_queue_max" and row.get("scenario") in NESTED_WORKER_TASKS:
+    scenario = SCENARIOS.get(row.get("scenario"))
+    if rule.column == "worker_queue_max" and scenario and scenario.worker_branches_nest:
         text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":
         text += cpu_users(row, cores)
