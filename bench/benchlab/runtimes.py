@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import time
 
-from benchlab import sampler
+from benchlab import sampler, startup
 from benchlab.procs import Container, log
 
 APP_IMAGE_REPO = "localhost/concurrency-lab/bench-app"
@@ -120,7 +120,7 @@ class JvmAotRuntime(JvmRuntime):
     CACHE = "app.aot"
     MIN_JDK = 25
     BUILD = "./mvnw verify -Daot"
-    AOT_OPTIONS = ["-XX:AOTCache=app.aot", "-XX:AOTMode=on"]
+    AOT_OPTIONS = list(startup.AOT_OPTIONS)
     # -XX:StartFlightRecording adds the jdk.jfr module, and a cache trained without it cannot be used ("Mismatched
     # values for property jdk.module.addmods"): this runtime's rows have no pinned-thread count.
     records_jfr = False

@@ -14,6 +14,7 @@ import urllib.request
 
 import psutil
 
+from benchlab import startup
 from benchlab.model import SCENARIOS
 from benchlab.procs import log
 
@@ -274,8 +275,7 @@ def quarkus_started(app):
                 text = f.read()
     except (OSError, subprocess.TimeoutExpired):
         return None
-    m = re.search(r"started in ([\d.]+)s", text)
-    return float(m.group(1)) if m else None
+    return startup.started_in(text)
 
 
 def smoke_test(base_url, args, tokens_file):

@@ -100,13 +100,17 @@ def wait_first_success(alive, url, headers, t0, timeout_s, poll_s=0.02):
     return None
 
 
+# The JDK 25 AOT cache as `./mvnw verify -Daot` trains it, for a JVM started in target/quarkus-app. AOTMode=on: a cache
+# the JVM cannot use fails the start rather than being measured as the plain JVM. The bench's jvm-aot runtime too.
+AOT_OPTIONS = ("-XX:AOTCache=app.aot", "-XX:AOTMode=on")
+
+
 def jvm_command(java, jvm_args, props, aot):
     """The packaged app's command, run from target/quarkus-app as `java ... -jar quarkus-run.jar`: an AOT cache is
-    only valid with the class path it was trained with. AOTMode=on: a cache the JVM cannot use fails the start rather
-    than being measured as the plain JVM."""
+    only valid with the class path it was trained with."""
     argv = [java, *jvm_args]
     if aot:
-        argv += ["-XX:AOTCache=app.aot", "-XX:AOTMode=on"]
+        argv += AOT_OPTIONS
     argv += [f"-D{k}={v}" for k, v in props.items()]
     return argv + ["-jar", "quarkus-run.jar"]
 
