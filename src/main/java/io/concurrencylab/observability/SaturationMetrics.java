@@ -22,6 +22,7 @@ public class SaturationMetrics {
     /** Sample names as the Prometheus registry renders them. */
     static final Set<String> SERIES = Set.of(
             "lab_worker_pool_queued_tasks", "lab_worker_pool_threads",
+            "lab_downstream_calls_in_flight", "lab_downstream_calls_waiting",
             "executor_queued_tasks", "executor_active_threads",
             "agroal_active_count", "agroal_awaiting_count", "agroal_blocking_time_average_milliseconds",
             "sql_pool_active", "sql_pool_queue_size",

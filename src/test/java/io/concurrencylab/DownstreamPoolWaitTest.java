@@ -1,0 +1,69 @@
+package io.concurrencylab;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * With one connection in the REST client's pool, concurrent aggregations wait for it, and /lab/saturation (what the
+ * benchmark samples) says so per client: lab_downstream_calls_waiting rises above 0 while they wait, and both gauges
+ * are back at 0 once every aggregation has answered.
+ */
+@QuarkusTest
+@TestProfile(DownstreamPoolWaitTest.OneConnection.class)
+class DownstreamPoolWaitTest {
+
+    static final List<String> models = Models.ALL;
+
+    @ParameterizedTest
+    @FieldSource("models")
+    void callsBeyondThePoolAreCountedAsWaiting(String model) throws Exception {
+        String client = model.equals("reactive") ? "reactive" : "blocking";
+        // Two aggregations hold the one connection for 1 s + 0.3 s + 0.5 s each: one of them waits from the start.
+        List<CompletableFuture<Response>> requests = IntStream.of(1, 2)
+                .mapToObj(id -> CompletableFuture.supplyAsync(
+                        () -> given().get("/{model}/users/{id}/aggregate", model, id)))
+                .toList();
+        double waitingSeen = 0;
+        for (int poll = 0; poll < 100 && waitingSeen < 1 && !requests.stream().allMatch(CompletableFuture::isDone);
+                poll++) {
+            waitingSeen = Math.max(waitingSeen, saturation("lab_downstream_calls_waiting", client));
+            PackagedApp.sleep(20);
+        }
+        for (CompletableFuture<Response> request : requests) {
+            assertEquals(200, request.get().statusCode(), request.get().asString());
+        }
+        assertTrue(waitingSeen >= 1, model + ": no call seen waiting for the " + client + " client's one connection");
+        assertEquals(0, saturation("lab_downstream_calls_waiting", client), model);
+        assertEquals(0, saturation("lab_downstream_calls_in_flight", client), model);
+    }
+
+    /** The value of a series of /lab/saturation with the given client label. */
+    static double saturation(String metric, String client) {
+        String prefix = metric + "{client=\"" + client + "\"";
+        return given().get("/lab/saturation").asString().lines().filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError(metric + " for " + client + " not in /lab/saturation"));
+    }
+
+    public static class OneConnection implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // A wait for a connection counts against the connect timeout: longer than the other aggregation's 1.8 s.
+            return Map.of("quarkus.rest-client.downstream.connection-pool-size", "1",
+                    "quarkus.rest-client.downstream.connect-timeout", "10000",
+                    "downstream.delay.base", "1s");
+        }
+    }
+}
