@@ -213,3 +213,4 @@ class RunRow:
     local_hit_pct: float | None = None  # cache scenario: lookups the local tier answered
     remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered
     alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)
+    downstream_waiting_max: float | None = None  # downstream calls waiting for a REST client connection (HTTP/1.1)

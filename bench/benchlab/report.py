@@ -26,7 +26,7 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
     agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
     agg["pinned"] = lambda v: v.sum(min_count=1)  # None when not recorded, not 0
     agg.update({c: "max" for c in ("worker_queue_max", "worker_threads_max", "jdbc_awaiting_max", "sql_queue_max",
-                                   "metrics_missed_pct")})
+                                   "downstream_waiting_max", "metrics_missed_pct")})
     agg["repetition"] = "nunique"
     return runs.groupby(keys, sort=True).agg(agg).reset_index()
 
@@ -124,6 +124,30 @@ def ideal_share(r) -> str:
     return f"{r.ok_rps / (r.load / ideal_s):.1%}"
 
 
+# A closed-model step whose throughput stays within this share of the ideal is taken as at the ideal.
+NEAR_IDEAL_SHARE = 0.97
+
+
+def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
+    """Closed-model steps with a known ideal latency where a model served less than NEAR_IDEAL_SHARE of VUs / ideal:
+    by how much, which sampled resource was busiest there (the REST client's pool, the app's or the machine's CPU, a
+    queue), and whether the ideal rate would fit in the machine at the CPU per request measured."""
+    out = []
+    for _, r in med.iterrows():
+        ideal_s = ideal_latency_s(r.scenario, r.variant or "")
+        if r.load_model != "closed" or ideal_s is None:
+            continue
+        ideal = r.load / ideal_s
+        if r.ok_rps >= NEAR_IDEAL_SHARE * ideal:
+            continue
+        out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
+                   f"requests/s ({r.ok_rps / ideal:.1%}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
+                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores)}"
+                   + (f"; {budget}" if (r.get("app_cpu_pct") or 0) >= CPU_PER_REQUEST_MIN_APP_CPU_PCT  # else idle CPU
+                      and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
+    return out
+
+
 def runs_table(med: pd.DataFrame) -> Table:
     rows = []
     for _, r in med.iterrows():
@@ -137,13 +161,14 @@ def runs_table(med: pd.DataFrame) -> Table:
                      num(r.downstream_cpu_pct, 0), num(r.host_cpu_pct, 0),
                      num(r.app_cpu_ms_per_req, 2) if busy else "-",
                      num(r.worker_queue_max, 0), num(r.worker_threads_max, 0), num(r.jdbc_awaiting_max, 0),
-                     num(r.sql_queue_max, 0), num(r.metrics_missed_pct, 0), num(r.pinned, 0), num(r.gc_share_pct, 1),
+                     num(r.sql_queue_max, 0), num(r.downstream_waiting_max, 0), num(r.metrics_missed_pct, 0),
+                     num(r.pinned, 0), num(r.gc_share_pct, 1),
                      num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
     return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
                                 "downstream CPU %", "machine CPU %", "app CPU ms/req", "worker queue max",
-                                "worker threads max", "JDBC awaiting max", "reactive queue max", 
-                                "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
+                                "worker threads max", "JDBC awaiting max", "reactive queue max",
+                                "REST client waiting max", "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
                  "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
                  "/ the measured window (first to last second with a finished request); of ideal (closed model, "
                  "uncached aggregation only): against VUs / 0.6 s. p50/p99 over every finished "
@@ -237,14 +262,16 @@ def render(out: str) -> dict[str, str]:
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
-    context = dict(env=env, complete=env.get("complete", False))
+    context = dict(env=env, complete=env.get("complete", False), near_ideal=f"{NEAR_IDEAL_SHARE:.0%}")
     # start-up and footprint beside the capacity: the two headline comparisons of runtimes, before the sweeps' detail
     start_up = footprint.footprint_table(env, runs)
     context["tables"] = ([capacity_table(runs, env)] if (runs.load_model == "open").any() else []) + (
         [start_up] if start_up else []) + [v[0] for v in sweep_views]
     context["findings"] = [sentence for v in sweep_views for sentence in v[1]]
     context["comparisons"] = comparison_sentences(runs, win) if not win.empty else []
-    context["steps"] = runs_table(median_rows(runs)) if not runs.empty else None
+    med = median_rows(runs) if not runs.empty else None
+    context["shortfalls"] = shortfalls(med, int(env.get("cores") or 1)) if med is not None else []
+    context["steps"] = runs_table(med) if med is not None else None
     context["settings"] = [limits_table(env), settings_table(env)]
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)

@@ -238,6 +238,7 @@ class Bench:
                                  default=None),
             worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
             jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
+            downstream_waiting_max=smp.peak("downstream_waiting"),
             gc_share_pct=None if gc_share is None else round(100 * gc_share, 2),
             alloc_mb_per_s=None if allocated is None else round(allocated / 2**20, 1),
             local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),

@@ -25,6 +25,9 @@ METRICS = {
     # Quarkus' worker pool itself (Vert.x' worker_pool_* series do not see the work Quarkus REST hands it)
     "worker_threads": ("lab_worker_pool_threads", None),
     "worker_queue": ("lab_worker_pool_queued_tasks", None),
+    # the aggregation's REST clients: calls in flight, and (HTTP/1.1) those beyond the pool, waiting for a connection
+    "downstream_in_flight": ("lab_downstream_calls_in_flight", None),
+    "downstream_waiting": ("lab_downstream_calls_waiting", None),
     # the worker model's dedicated branch pool, when a profile selects it (article 000's presets)
     "branch_queue": ("executor_queued_tasks", ("name", "worker-branches")),
     # the cached aggregation's counters (local tier: Caffeine's cache "aggregate"; remote tier: Redis)

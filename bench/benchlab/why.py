@@ -2,7 +2,7 @@
 
 Each rule reads one column of the tidy table (a peak or an average over the run's samples) and scores it against
 the level at which that resource is taken as saturated; the highest score >= 1 is the answer. The levels:
-- a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue) is saturated as soon as anything waits;
+- a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue, REST client pool) is saturated as soon as anything waits;
 - CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
   database likewise), and the machine at 85 % of all cores together (on a few cores, waits grow steeply past
   that), named with the processes that used most of it;
@@ -34,6 +34,9 @@ RULES = (
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
     Rule("sql_queue_max", "wait", "reactive pool queue",
          "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
+    Rule("downstream_waiting_max", "wait", "REST client pool wait",
+         "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (more calls in flight than "
+         "quarkus.rest-client.downstream.connection-pool-size)"),
     Rule("k6_cpu_pct", "cores", "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
     Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
     Rule("downstream_cpu_pct", "cores", "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
@@ -98,3 +101,20 @@ def cpu_users(row: dict, cores: int) -> str:
     if others >= 20:
         text += f"; other processes about {others:.0f}"
     return text + ")"
+
+
+def cpu_budget(row: dict, cores: int, rate: float) -> str:
+    """'per request the app used 0.45 ms of CPU, k6 0.42 ms, the downstream service 0.19 ms (1.06 ms in all): 1,667
+    requests/s would need 1.77 of the 2 cores (88 %)': whether a rate fits in the machine at the CPU per request the
+    run measured, for the processes that share it. Empty when the run served nothing or none was sampled."""
+    served = row.get("ok_rps") or 0
+    used = [(row[c] * 10 / served, name) for c, name in PROCESSES
+            if served > 0 and row.get(c) is not None and row[c] == row[c] and row[c] >= 1]
+    if not used:
+        return ""
+    total = sum(ms for ms, _ in used)
+    needed = total * rate / 1000
+    return ("per request " + ", ".join(f"{name} used {ms:.2f} ms of CPU" if i == 0 else f"{name} {ms:.2f} ms"
+                                       for i, (ms, name) in enumerate(used))
+            + f" ({total:.2f} ms in all): {rate:,.0f} requests/s would need {needed:.2f} of the {cores} cores "
+              f"({needed / cores:.0%})")

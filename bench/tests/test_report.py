@@ -70,6 +70,19 @@ def test_the_share_of_the_ideal_is_given_only_where_the_ideal_latency_is_known()
     assert report.ideal_share(row("pool-sweep", "pool-8", ok_rps=20.0)) == "-"
 
 
+def test_a_closed_step_short_of_the_ideal_names_its_busiest_resource():
+    import pandas as pd
+    def row(model, ok_rps, **sampled):
+        return dict(scenario="aggregate", variant="", load_model="closed", load=1000.0, model=model, ok_rps=ok_rps,
+                    p50_ms=640.0, p99_ms=900.0, errors=0, dropped=0, **sampled)
+    med = pd.DataFrame([row("virtual", 1130.0, downstream_waiting_max=470.0, host_cpu_pct=80.0),
+                        row("reactive", 1640.0, downstream_waiting_max=0.0, host_cpu_pct=80.0)])
+    found = report.shortfalls(med, cores=2)
+    assert found == ["aggregate at 1000 VUs: virtual served 1,130 of the ideal 1,667 requests/s (67.8%), p50 640 ms, "
+                     "p99 900 ms, 0 failed; REST client pool wait: up to 470 downstream calls waiting for a "
+                     "connection (more calls in flight than quarkus.rest-client.downstream.connection-pool-size)"]
+
+
 def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_path):
     import json
     import shutil

@@ -55,3 +55,18 @@ def test_worker_queue_gives_the_aggregation_reason_only_where_requests_nest():
     mixed = why.explain({"scenario": "mixed", "worker_queue_max": 40}, cores=2)
     assert "each aggregation holds a worker thread" in aggregate
     assert mixed == "worker-pool starvation: up to 40 tasks queued for the worker pool"
+
+
+def test_rest_client_pool_wait_is_named_with_the_figure():
+    # 1,024 connections at 1,000 users: about 1,500 calls in flight, the rest wait for a connection
+    text = why.explain({"downstream_waiting_max": 476, "app_cpu_pct": 70, "host_cpu_pct": 88}, cores=2)
+    assert text.startswith("REST client pool wait: up to 476 downstream calls waiting for a connection")
+    assert "also machine CPU" in text
+
+
+def test_the_cpu_budget_says_whether_a_rate_fits_in_the_machine():
+    row = {"ok_rps": 1500.0, "app_cpu_pct": 66.0, "k6_cpu_pct": 63.0, "downstream_cpu_pct": 30.0, "db_cpu_pct": 0.0}
+    assert why.cpu_budget(row, cores=2, rate=1667.0) == (
+        "per request the app used 0.44 ms of CPU, k6 0.42 ms, the downstream service 0.20 ms (1.06 ms in all): "
+        "1,667 requests/s would need 1.77 of the 2 cores (88%)")
+    assert why.cpu_budget({"ok_rps": 0.0, "app_cpu_pct": 50.0}, cores=2, rate=100.0) == ""
