@@ -75,7 +75,8 @@ def parser():
     p.add_argument("--scenarios", help="comma list of: " + ",".join(SCENARIOS) + " (default: the preset's)")
     p.add_argument("--variants", dest="variants_given", action="append", default=[], metavar="SCENARIO=NAMES",
                    help="the app configurations of a scenario to measure, e.g. pool-sweep=pool-4,pool-16 or "
-                        "executors=,article-small (an empty name: the app as configured; default: the preset's)")
+                        "aggregate=,http2 (an empty name: the app as configured; default: the preset's, without the "
+                        "opt-in ones such as aggregate's http2)")
     p.add_argument("--models", default=",".join(MODELS), help="comma list of: " + ",".join(MODELS))
     p.add_argument("--loads", action="append", default=[], metavar="[SCENARIO=]LOADS",
                    help="arrival rates in requests/s (e.g. 50,100,200; the SLO search climbs them) or closed-model "

@@ -15,6 +15,7 @@ class Variant:
     script: str | None = None  # instead of the scenario's script (the cache scenario's uncached reference)
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
     k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
+    opt_in: bool = False  # measured only when --variants names it
 
 
 @dataclass(frozen=True)
@@ -61,13 +62,18 @@ def connection_pools(size: int) -> tuple[tuple[str, str], ...]:
 POOL_SIZES = (4, 8, 16, 32, 64)
 
 
+DOWNSTREAM_HTTP2 = (("quarkus.rest-client.downstream.http2", "true"),)
+
+
 def local_cache(entries: int) -> tuple[tuple[str, str], ...]:
     return (('quarkus.cache.caffeine."aggregate".maximum-size', str(entries)),)
 
 SCENARIOS = {
     "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select", needs_tokens=True),
+    # http2: the same REST clients over HTTP/2 (h2c), a few multiplexed connections instead of one per call in flight
     "aggregate": Scenario("aggregate", "aggregate.js", slo_p99_ms=700.0, limit="offered",
-                          worker_starves_above_in_flight=200 / 3, worker_branches_nest=True),
+                          worker_starves_above_in_flight=200 / 3, worker_branches_nest=True,
+                          variants=(Variant(""), Variant("http2", DOWNSTREAM_HTTP2, opt_in=True))),
     # Article 000's executor sizes for the worker model's branches, virtual and reactive beside them.
     "executors": Scenario(
         "executors", "aggregate.js", slo_p99_ms=700.0, limit="offered", worker_starves_above_in_flight=200 / 3,

@@ -82,7 +82,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     for runtime in runtimes:
         for scenario in scenarios:
             for variant in SCENARIOS[scenario].variants:
-                if variants and scenario in variants and variant.name not in variants[scenario]:
+                chosen = (variants or {}).get(scenario)
+                if (variant.name not in chosen) if chosen is not None else variant.opt_in:
                     continue
                 block_models = [m for m in models if m in variant.models]
                 warmups += len(block_models)

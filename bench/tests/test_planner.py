@@ -95,3 +95,11 @@ def test_a_scenario_with_an_app_per_model_runs_each_model_together_in_an_app_of_
     assert [r.model for r in plan.runs] == ["virtual"] * 4 + ["worker"] * 4 + ["reactive"] * 4
     assert [(r.load.value, r.repetition) for r in plan.runs[:4]] == [(16, 1), (16, 2), (100, 1), (100, 2)]
     assert plan.app_starts() == 3 and plan.warmups == 3
+
+
+def test_an_opt_in_variant_runs_only_when_named():
+    loads = {"aggregate": [Load("closed", 1000)]}
+    default = make_plan(["jvm"], ["aggregate"], loads, ["virtual"], 1, 20, 10, 2)
+    assert [r.variant for r in default.runs] == [""]
+    named = make_plan(["jvm"], ["aggregate"], loads, ["virtual"], 1, 20, 10, 2, variants={"aggregate": ["", "http2"]})
+    assert [r.variant for r in named.runs] == ["", "http2"]
