@@ -37,36 +37,45 @@ export function setup() {
 const FIELDS = ['age', 'sex', 'phone', 'level'];
 const http400 = http.expectedStatuses(400);
 
-function aggregateChecks(prefix, id, minMs, res) {
-  const checks = {
-    [`${prefix}: status 200`]: (r) => r.status === 200,
-    [`${prefix}: id and name are the requested user's`]: (r) => {
-      const body = json(r);
-      return body.id === id && body.name === `User ${id}`;
-    },
-    [`${prefix}: has age, sex, phone, level`]: (r) => {
-      const body = json(r);
-      return FIELDS.every((f) => body[f] !== undefined && body[f] !== null);
+// What is wrong with an aggregation answer, or null when it is right.
+function aggregateFault(res, id, minMs) {
+  if (res.status !== 200) return `status ${res.status}`;
+  const body = json(res);
+  if (body.id !== id || body.name !== `User ${id}`) return `not user ${id}: ${res.body}`;
+  const missing = FIELDS.filter((f) => body[f] === undefined || body[f] === null);
+  if (missing.length > 0) return `missing ${missing.join(', ')}`;
+  if (minMs > 0 && res.timings.duration < minMs) return `answered in ${res.timings.duration} ms, below ${minMs} ms`;
+  return null;
+}
+
+// One check per answer: at 1,000 users k6 shares the machine with the app, and each check is a metric sample
+// (with four checks per answer, k6 spent 12 % more CPU per iteration). What was wrong is logged instead, once per VU
+// and from the first VUs only, like lib/http.js does with failed requests.
+let faultLogged = false;
+function aggregateChecks(prefix, id, minMs) {
+  return {
+    [`${prefix}: 200 with the requested user, complete` + (minMs > 0 ? `, in ${minMs} ms or more` : '')]: (r) => {
+      const fault = aggregateFault(r, id, minMs);
+      if (fault !== null && !faultLogged && __VU <= 20) {
+        faultLogged = true;
+        console.warn(`${prefix} ${r.url}: ${fault}`);
+      }
+      return fault === null;
     },
   };
-  // Only an answer can be too fast; an error answered quickly is already a failed check above.
-  if (res.status === 200 && minMs > 0) {
-    checks[`${prefix}: took at least ${minMs} ms`] = (r) => r.timings.duration >= minMs;
-  }
-  return checks;
 }
 
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
   const id = 1 + Math.floor(Math.random() * USERS);
   const res = get(`${BASE_URL}/${model}/users/${id}/aggregate`, model, `GET /${model}/users/{id}/aggregate`);
-  checkResponse(res, model, aggregateChecks('aggregate', id, MIN_MS, res));
+  checkResponse(res, model, aggregateChecks('aggregate', id, MIN_MS));
 
   if (SMOKE && __ITER === 0) {
     // The sequential reference (~900 ms) and the JSON 400 of an id that is not a number.
     const seq = get(`${BASE_URL}/${model}/users/${id}/aggregate/sequential`, model,
       `GET /${model}/users/{id}/aggregate/sequential`);
-    checkResponse(seq, model, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS, seq));
+    checkResponse(seq, model, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS));
     const missing = get(`${BASE_URL}/${model}/users/not-a-number/aggregate`, model,
       `GET /${model}/users/not-a-number/aggregate`, { responseCallback: http400 });
     checkResponse(missing, model, {
