@@ -115,6 +115,11 @@ SCENARIOS = {
 # CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
 # sampler's own scrapes) dominates and the figure grows as the load falls.
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
+
+
+def app_busy(app_cpu_pct: float | None) -> bool:
+    """Whether the app's average CPU makes a CPU-per-request figure meaningful (NaN and None: not sampled)."""
+    return app_cpu_pct is not None and app_cpu_pct >= CPU_PER_REQUEST_MIN_APP_CPU_PCT
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel

@@ -11,7 +11,8 @@ import plotly.offline
 
 from benchlab import footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
-from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE, ideal_latency_s
+from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
+                            app_busy, ideal_latency_s)
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
@@ -143,7 +144,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
         out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
                    f"requests/s ({r.ok_rps / ideal:.1%}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
                    f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores)}"
-                   + (f"; {budget}" if (r.get("app_cpu_pct") or 0) >= CPU_PER_REQUEST_MIN_APP_CPU_PCT  # else idle CPU
+                   + (f"; {budget}" if app_busy(r.get("app_cpu_pct"))
                       and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
     return out
 
@@ -151,7 +152,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
 def runs_table(med: pd.DataFrame) -> Table:
     rows = []
     for _, r in med.iterrows():
-        busy = (r.app_cpu_pct or 0) >= CPU_PER_REQUEST_MIN_APP_CPU_PCT
+        busy = app_busy(r.app_cpu_pct)
         offered = r.requests + r.dropped
         rows.append([r.scenario, f"{r.load:g}/s" if r.load_model == "open" else f"{r.load:g} VUs", r.model,
                      str(int(r.repetition)), num(r.ok_rps), ideal_share(r), num(r.p50_ms), num(r.p99_ms),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab import why
-from benchlab.model import AGGREGATE_IDEAL_S, CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE
+from benchlab.model import AGGREGATE_IDEAL_S, CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE, app_busy
 from benchlab.layout import Table, num
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
@@ -199,7 +199,7 @@ def gateway(runs: pd.DataFrame) -> tuple[Table, list[str]] | None:
                                num(g.p50_ms.median()), num(g.p99_ms.median()), num(g.max_ms.max()), _failed(g),
                                num(g.threads_peak.max(), 0), num(g.rss_peak_mb.max(), 0),
                                num(g.app_cpu_ms_per_req.median(), 2)
-                               if g.app_cpu_pct.median() >= CPU_PER_REQUEST_MIN_APP_CPU_PCT else "-",
+                               if app_busy(g.app_cpu_pct.median()) else "-",
                                num(g.alloc_mb_per_s.median(), 0),
                                num(1024 * (g.alloc_mb_per_s / g.ok_rps).median(), 0), num(g.gc_share_pct.median(), 1)])
         if kind == "closed":
