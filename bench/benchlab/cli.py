@@ -9,7 +9,7 @@ import time
 
 from benchlab import footprint, runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
-from benchlab.planner import expected_restart, make_plan, start_up_seconds
+from benchlab.planner import make_plan, start_up_seconds
 from benchlab.procs import log
 from benchlab.services import ROOT
 

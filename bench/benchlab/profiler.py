@@ -9,7 +9,6 @@ from benchlab.procs import run_checked
 
 VERSION = "4.2"
 ARTIFACT = f"tools.profiler:async-profiler:{VERSION}"
-EVENTS = ("cpu", "wall")
 # The app lets an agent be loaded into it at run time without a warning (JDK 21+ asks for the flag).
 JVM_OPTION = "-XX:+EnableDynamicAgentLoading"
 

@@ -1,6 +1,6 @@
 """A runtime is a named way to start the application: a JVM process, a native executable, or either of them in a
 container (podman, else docker). Each runtime is checked before anything starts, prepared (image build) once, then
-started per bench run as an "app" handle that cli.py measures and procs.ProcessManager always stops."""
+started per bench run as an "app" handle that runner.py measures and procs.ProcessManager always stops."""
 import glob
 import os
 import re
