@@ -61,6 +61,45 @@ class HostileTokensTest {
         assertTrue(statuses.keySet().stream().allMatch(status -> status < 500), statuses.toString());
     }
 
+    /**
+     * A valid token with one stray byte inserted into one of its segments, at its start, middle and end: lenient
+     * base64url decoding skips such a byte, so the same token would be accepted in many spellings (defeating any
+     * deny-list or cache keyed on its text). Each segment must be strict base64url: every spelling is refused.
+     */
+    @Test
+    void aStrayByteInAnySegmentIsRefused() {
+        String token = signed(validClaims());
+        assertEquals(200, given().header("Authorization", bearer(token)).get("/virtual/users/me").statusCode());
+        char[] strays = { 0x01, 0x1F, 0x7F, 0x80, 0xA0, 0xE9, 0xFF, ' ', '\t', '=', '+', '/', '%', '~', '!', '*' };
+        String[] segments = token.split("\\.");
+        List<String> accepted = new ArrayList<>();
+        int tried = 0;
+        for (int s = 0; s < segments.length; s++) {
+            for (int at : new int[] { 0, segments[s].length() / 2, segments[s].length() }) {
+                for (char stray : strays) {
+                    boolean outer = (s == 0 && at == 0) || (s == segments.length - 1 && at == segments[s].length());
+                    if (outer && Character.isWhitespace(stray)) {
+                        continue; // whitespace around the token is HTTP's and the Bearer scheme's, not the token's
+                    }
+                    String[] spelled = segments.clone();
+                    spelled[s] = segments[s].substring(0, at) + stray + segments[s].substring(at);
+                    String header = bearer(String.join(".", spelled));
+                    for (String model : Models.ALL) {
+                        tried++;
+                        Response response = given().header("Authorization", header).get("/{model}/users/me", model);
+                        if (response.statusCode() != 401 || !response.asString().contains("\"invalid_token\"")) {
+                            accepted.add(String.format("%s: 0x%02X in segment %d at %d -> %d %s", model, (int) stray, s,
+                                    at, response.statusCode(), response.asString()));
+                        }
+                    }
+                }
+            }
+        }
+        System.out.printf("stray bytes: %d spellings x models tried, %d not refused with invalid_token%n", tried,
+                accepted.size());
+        assertEquals(List.of(), accepted.subList(0, Math.min(10, accepted.size())), accepted.size() + " not refused");
+    }
+
     private String bearer(String token) {
         return "Bearer " + token;
     }

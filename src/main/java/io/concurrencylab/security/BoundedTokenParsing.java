@@ -9,18 +9,25 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import java.util.Base64;
+import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * SmallRye JWT's own parsing behind two bounds, so that no token, however hostile, costs more than a 401: a token
  * longer than {@code lab.jwt.max-token-length} or whose claims nest deeper than {@code lab.jwt.max-claim-depth} is
  * refused before it is parsed (deep nesting would otherwise exhaust the stack of the recursive claim conversion),
- * and a claim of an unexpected type (a numeric {@code groups}, say) is a parse failure rather than a crash.
+ * and a claim of an unexpected type (a numeric {@code groups}, say) is a parse failure rather than a crash. Each of
+ * the three segments must be strict base64url (RFC 7515): the standard decoder skips stray bytes, so one token would
+ * otherwise be accepted in many spellings, which defeats any deny-list or cache keyed on the token's text.
  */
 @ApplicationScoped
 @Alternative
 @Priority(1)
 public class BoundedTokenParsing extends JWTCallerPrincipalFactory {
+
+    /** Unpadded base64url: groups of 4, then 2 or 3 characters or none (a lone 1 encodes no whole byte). */
+    private static final String SEGMENT = "(?:[A-Za-z0-9_-]{4})*+(?:[A-Za-z0-9_-]{2,3})?+";
+    private static final Pattern COMPACT_JWS = Pattern.compile(SEGMENT + "\\." + SEGMENT + "\\." + SEGMENT);
 
     private final JWTCallerPrincipalFactory standard = new DefaultJWTCallerPrincipalFactory();
     private final int maxLength;
@@ -37,6 +44,9 @@ public class BoundedTokenParsing extends JWTCallerPrincipalFactory {
         if (token.length() > maxLength) {
             throw new ParseException("Token longer than " + maxLength + " characters");
         }
+        if (!COMPACT_JWS.matcher(token).matches()) {
+            throw new ParseException("Token is not three strict base64url segments");
+        }
         checkClaimDepth(token);
         try {
             return standard.parse(token, context);
@@ -47,16 +57,7 @@ public class BoundedTokenParsing extends JWTCallerPrincipalFactory {
 
     /** Counts the nesting of the payload's JSON (brackets outside strings) without building anything. */
     private void checkClaimDepth(String token) throws ParseException {
-        String[] parts = token.split("\\.", -1);
-        if (parts.length != 3) {
-            return; // not a signed JWT: the standard parser refuses it
-        }
-        byte[] payload;
-        try {
-            payload = Base64.getUrlDecoder().decode(parts[1]);
-        } catch (IllegalArgumentException e) {
-            throw new ParseException("Token payload is not base64url");
-        }
+        byte[] payload = Base64.getUrlDecoder().decode(token.split("\\.", -1)[1]); // strict base64url: checked above
         int depth = 0;
         boolean inString = false;
         for (int i = 0; i < payload.length; i++) {
