@@ -122,11 +122,17 @@ class VirtualThreadPinningTest {
             return "no jdk.VirtualThreadPinned event";
         }
         RecordedEvent first = pins.get(0);
+        // The JDK's own frames (the park, the socket read) say how, the first frames outside it say who.
         String stack = first.getStackTrace() == null ? "  (no stack)"
-                : first.getStackTrace().getFrames().stream().limit(12).map(VirtualThreadPinningTest::frame)
-                        .collect(Collectors.joining("\n"));
+                : first.getStackTrace().getFrames().stream().dropWhile(VirtualThreadPinningTest::inJdk).limit(8)
+                        .map(VirtualThreadPinningTest::frame).collect(Collectors.joining("\n"));
         return pins.size() + " jdk.VirtualThreadPinned event(s); the first, " + first.getDuration().toNanos() / 1_000
-                + " µs:\n" + stack;
+                + " µs, from:\n" + stack;
+    }
+
+    private static boolean inJdk(RecordedFrame frame) {
+        String type = frame.getMethod().getType().getName();
+        return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
     }
 
     private static String frame(RecordedFrame frame) {
