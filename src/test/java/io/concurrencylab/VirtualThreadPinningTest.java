@@ -96,7 +96,7 @@ class VirtualThreadPinningTest {
         try (PinRecording recording = new PinRecording()) {
             Thread.ofVirtual().start(ParksWhileInitialized::load).join();
             List<RecordedEvent> pins = recording.stop();
-            assertEquals(1, pins.size(), () -> describe(pins));
+            assertTrue(pins.stream().anyMatch(VirtualThreadPinningTest::inParksWhileInitialized), () -> describe(pins));
         }
     }
 
@@ -128,6 +128,11 @@ class VirtualThreadPinningTest {
                         .map(VirtualThreadPinningTest::frame).collect(Collectors.joining("\n"));
         return pins.size() + " jdk.VirtualThreadPinned event(s); the first, " + first.getDuration().toNanos() / 1_000
                 + " µs, from:\n" + stack;
+    }
+
+    private static boolean inParksWhileInitialized(RecordedEvent pin) {
+        return pin.getStackTrace() != null && pin.getStackTrace().getFrames().stream()
+                .anyMatch(frame -> frame.getMethod().getType().getName().equals(ParksWhileInitialized.class.getName()));
     }
 
     private static boolean inJdk(RecordedFrame frame) {
