@@ -1,5 +1,6 @@
 package io.concurrencylab;
 
+import io.concurrencylab.data.ExistingSchema;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Quarkus;
@@ -10,8 +11,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Starts the application, after one check that a packaged (production) start has what it cannot do without: a
- * database URL and a token verification key. Missing either, it exits at once with one line that names the
- * property to set, instead of a start that fails halfway with pages of stack trace or, worse, starts and answers
+ * database URL, a token verification key, and a database Flyway may migrate ({@link ExistingSchema}). Missing any,
+ * it exits at once with one line that names the property to set, instead of a start that fails halfway with pages of stack trace or, worse, starts and answers
  * 401 to every token. Dev mode and tests bring their own database and development key.
  */
 @QuarkusMain
@@ -22,7 +23,8 @@ public final class Main {
 
     public static void main(String... args) {
         if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged() && !isArchiveRun()) {
-            Optional<String> missing = missingProductionSetting(ConfigProvider.getConfig());
+            Config config = ConfigProvider.getConfig();
+            Optional<String> missing = missingProductionSetting(config).or(() -> ExistingSchema.problem(config));
             if (missing.isPresent()) {
                 System.err.println("concurrency-lab cannot start: " + missing.get());
                 System.exit(2);

@@ -63,6 +63,10 @@ final class PackagedApp implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     void awaitReady(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {

@@ -34,6 +34,31 @@ class ProductionStartIT {
         assertTrue(result.output().contains("mp.jwt.verify.publickey.location"), result.output());
     }
 
+    @Test
+    void refusesADatabaseThatHasTablesButNoFlywayHistoryUntilItIsAdopted() throws Exception {
+        String url = Article001Database.create("article001_refused", Article001Database.USERS_TABLE);
+        Result result = start(List.of("-Dquarkus.datasource.jdbc.url=" + url, DEVELOPMENT_KEY));
+        assertEquals(2, result.exitCode(), result.output());
+        assertEquals(1, result.output().lines().count(), result.output());
+        assertTrue(result.output().contains("quarkus.flyway.baseline-on-migrate=true"), result.output());
+        assertEquals(List.of("users: 2 rows"), Article001Database.contents(url));
+    }
+
+    @Test
+    void refusesToAdoptAUsersTableTheAppCannotRead() throws Exception {
+        String url = Article001Database.create("article001_mismatch",
+                Article001Database.USERS_TABLE.replace("age INT", "age VARCHAR(16)"));
+        Result result = start(List.of("-Dquarkus.datasource.jdbc.url=" + url,
+                "-Dquarkus.flyway.baseline-on-migrate=true", DEVELOPMENT_KEY));
+        assertEquals(2, result.exitCode(), result.output());
+        assertEquals(1, result.output().lines().count(), result.output());
+        assertTrue(result.output().contains("users.age is varchar"), result.output());
+        assertEquals(List.of("users: 2 rows"), Article001Database.contents(url));
+    }
+
+    private static final String DEVELOPMENT_KEY = "-Dmp.jwt.verify.publickey.location="
+            + Path.of("src/main/resources/publicKey.pem").toAbsolutePath();
+
     private record Result(int exitCode, String output) {
     }
 
