@@ -109,6 +109,8 @@ def parser():
     p.add_argument("--k6-dir", default=os.path.join(ROOT, "k6"), help="directory with the k6 scripts")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
+    p.add_argument("--live", action="store_true", help="watch each k6 run live in k6's web dashboard, "
+                   "http://127.0.0.1:5665 (K6_WEB_DASHBOARD)")
     p.add_argument("--pin", action="store_true", help="pin k6 and the app + database to separate cores (taskset; "
                    "needs 4 cores or more, otherwise the report says it was not done)")
     p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "

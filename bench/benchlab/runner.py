@@ -42,6 +42,8 @@ def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
     else:
         env["VUS"] = f"{run.load.value:g}"
     env.update(variant_of(run.scenario, run.variant).k6_env)
+    if args.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
+        env["K6_WEB_DASHBOARD"] = "true"
     return env
 
 
@@ -284,6 +286,8 @@ class Bench:
         try:
             java_home = services.find_java_home()
             self.k6_exe = k6tool.find_or_install_k6(ROOT, self.logs)
+            if self.args.live:
+                log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
             self.env = services.environment(args, java_home, k6tool.k6_version(self.k6_exe))
             self.env.update(pinning=pinning.describe(args.pin, os.cpu_count() or 1),
                             planned_seconds=round(self.plan.planned_seconds()),

@@ -31,10 +31,23 @@ def test_a_hold_variant_passes_its_hold_time_to_k6():
     from benchlab.model import PlannedRun
 
     class Args:
-        timeout, users, max_vus = 5, 2000, None
+        timeout, users, max_vus, live = 5, 2000, None, False
 
     run = PlannedRun(1, "jvm", "hold", Load("closed", 200), 1, "virtual", 8, "1s")
     env = k6_env("http://127.0.0.1:21100", run, 8, Args(), None)
     assert env["HOLD_MS"] == "1000" and env["TIMEOUT"] == "30s" and env["VUS"] == "200"
     offload = PlannedRun(2, "jvm", "mixed", Load("open", 100), 1, "reactive", 8, "offload")
     assert k6_env("http://127.0.0.1:21100", offload, 8, Args(), None)["OFFLOAD"] == "1"
+
+
+def test_live_turns_on_k6s_web_dashboard_for_every_run():
+    from benchlab.cli import parser
+    from benchlab.runner import k6_env
+    from benchlab.model import PlannedRun
+
+    run = PlannedRun(1, "jvm", "jwt-mysql", Load("open", 100), 1, "virtual", 8)
+    args = parser().parse_args(["--live"])
+    args.users, args.timeout = 2000, 5
+    assert k6_env("http://127.0.0.1:21100", run, 8, args, None)["K6_WEB_DASHBOARD"] == "true"
+    args.live = False
+    assert "K6_WEB_DASHBOARD" not in k6_env("http://127.0.0.1:21100", run, 8, args, None)
