@@ -9,6 +9,9 @@
 #   3. deploy/validate (Go): every rendered document strictly decoded into its k8s.io/api type (TestRun:
 #      a hand-written struct), plus cross-references (ConfigMaps, Secrets, volumes, the JWT key's mount, preStop
 #      within the grace period); deploy/compose.yaml against the Compose schema.
+#   4. the monitoring files: the recording rules (the jvm-monitored overlay's PrometheusRule) and every query of
+#      deploy/monitoring/dashboard.json, parsed by promtool (Debian's prometheus package, installed when missing
+#      and run as root); which metric names they use is checked against the running app by DashboardMetricsTest.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,6 +76,23 @@ if (cd "$here/validate" && go build -mod=readonly -o "$out/validate" .) 2>"$out/
   "$out/validate" compose "$here/compose.yaml" || fail "compose schema check"
 else
   fail "go build deploy/validate: $(cat "$out/go.err")"
+fi
+
+# 4. PromQL of the recording rules and the dashboard
+if ! command -v promtool >/dev/null && [ "$(id -u)" = 0 ]; then
+  say "installing promtool (Debian's prometheus package)"
+  (apt-get install -y -qq prometheus >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq prometheus; }) \
+    >"$out/apt.log" 2>&1 || fail "apt-get install prometheus: $(tail -3 "$out/apt.log")"
+fi
+if ! command -v promtool >/dev/null; then
+  fail "promtool not found: install Debian's prometheus package (or Prometheus' own release) to check the PromQL"
+elif [ -x "$out/validate" ]; then
+  "$out/validate" rules "$here/k8s/overlays/jvm-monitored/prometheusrule.yaml" >"$out/rules.yml" &&
+    promtool check rules "$out/rules.yml" >"$out/promtool.log" 2>&1 && say "promtool ok: recording rules" ||
+    fail "recording rules: $(cat "$out/promtool.log" 2>/dev/null)"
+  "$out/validate" dashboard "$here/monitoring/dashboard.json" >"$out/dashboard-rules.yml" 2>"$out/dashboard.err" &&
+    promtool check rules "$out/dashboard-rules.yml" >"$out/promtool.log" 2>&1 && say "promtool ok: dashboard queries" ||
+    fail "dashboard queries: $(cat "$out/dashboard.err" "$out/promtool.log" 2>/dev/null)"
 fi
 
 if [ "$failures" -gt 0 ]; then

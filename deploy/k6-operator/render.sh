@@ -17,6 +17,11 @@
 #                      ./mvnw -q test-compile exec:java@tokens -Dtokens.count=3000 \
 #                        -Dtokens.out=target/tokens.txt -Dtokens.key=deploy/.keys/privateKey.pem
 #   K6_DIR           [<repo>/k6] the scripts
+#   PROMETHEUS_RW_URL [http://prometheus-operated.monitoring.svc:9090/api/v1/write] where every runner sends its
+#                    metrics (k6's Prometheus remote write output; Prometheus needs its remote-write receiver on:
+#                    --web.enable-remote-write-receiver, or enableRemoteWriteReceiver: true in the operator's
+#                    Prometheus), tagged testid=RUN_NAME so that the runners of one run are one set of series;
+#                    "none": the results stay in the runners' logs
 # A second run with the same RUN_NAME needs the first one deleted (kubectl delete testrun RUN_NAME).
 set -euo pipefail
 
@@ -30,6 +35,7 @@ SCRIPT="${SCRIPT:-aggregate.js}"
 BASE_URL="${BASE_URL:-http://concurrency-lab.$NAMESPACE.svc:8080}"
 K6_IMAGE="${K6_IMAGE:-grafana/k6:1.8.1}"
 TOKENS="${TOKENS:-}"
+PROMETHEUS_RW_URL="${PROMETHEUS_RW_URL:-http://prometheus-operated.monitoring.svc:9090/api/v1/write}"
 
 die() { echo "render.sh: $*" >&2; exit 1; }
 command -v kubectl >/dev/null || die "kubectl is needed (it includes kustomize)"
@@ -122,6 +128,9 @@ patches:
         path: /spec/runner/image
         value: $K6_IMAGE
       - op: replace
+        path: /spec/arguments
+        value: "$( [ "$PROMETHEUS_RW_URL" = none ] || printf -- '--out experimental-prometheus-rw ' )--tag testid=$RUN_NAME"
+      - op: replace
         path: /spec/runner/env
         value:
 YAML
@@ -135,6 +144,11 @@ YAML
     [ -z "${RAMP_UP:-}" ] || env_entry RAMP_UP "$RAMP_UP"
     env_entry TOKENS_FILE /tokens/tokens.txt
     env_entry K6_NO_USAGE_REPORT true
+    if [ "$PROMETHEUS_RW_URL" != none ]; then
+      env_entry K6_PROMETHEUS_RW_SERVER_URL "$PROMETHEUS_RW_URL"
+      # As series k6_http_req_duration_p50, _p99, _avg, _max (seconds), per tag set (model, name, status, ...).
+      env_entry K6_PROMETHEUS_RW_TREND_STATS "p(50),p(99),avg,max"
+    fi
   } | sed 's/^/        /'
 } >"$work/kustomization.yaml"
 

@@ -2,6 +2,8 @@
 //
 //	validate k8s FILE...     every YAML document in the files (kustomize output, the k6 TestRun set)
 //	validate compose FILE    a Compose file, against the Compose specification's schema
+//	validate rules FILE      prints the PrometheusRule documents of FILE as a Prometheus rules file (for promtool)
+//	validate dashboard FILE  prints a Grafana dashboard's queries as a Prometheus rules file (for promtool)
 //
 // Kubernetes documents are decoded into the official types of k8s.io/api for their apiVersion and kind;
 // a field the type does not have, a field spelled in the wrong case, a duplicated key or a value of the
@@ -27,6 +29,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -65,6 +68,10 @@ func newObject(k gvk) any {
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	case gvk{"k6.io/v1alpha1", "TestRun"}:
 		return &TestRun{}
+	case gvk{"monitoring.coreos.com/v1", "ServiceMonitor"}:
+		return &monitoringv1.ServiceMonitor{}
+	case gvk{"monitoring.coreos.com/v1", "PrometheusRule"}:
+		return &monitoringv1.PrometheusRule{}
 	}
 	return nil
 }
@@ -78,7 +85,7 @@ type document struct {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: validate k8s FILE... | validate compose FILE")
+		fmt.Fprintln(os.Stderr, "usage: validate k8s FILE... | compose FILE | rules FILE | dashboard FILE")
 		os.Exit(2)
 	}
 	var errs []error
@@ -88,6 +95,14 @@ func main() {
 	case "compose":
 		for _, f := range os.Args[2:] {
 			errs = append(errs, validateCompose(f)...)
+		}
+	case "rules":
+		if err := rulesFile(os.Args[2]); err != nil {
+			errs = append(errs, err)
+		}
+	case "dashboard":
+		if err := dashboardRules(os.Args[2]); err != nil {
+			errs = append(errs, err)
 		}
 	default:
 		fmt.Fprintf(os.Stderr, "unknown mode %q\n", os.Args[1])
@@ -218,6 +233,7 @@ func crossCheck(docs []document) []error {
 	configMaps := map[string]*corev1.ConfigMap{}
 	secrets := map[string]*corev1.Secret{}
 	deployments := map[string]bool{}
+	services := map[string]map[string]string{} // name -> labels
 	var podLabels []map[string]string
 	for _, d := range docs {
 		switch o := d.obj.(type) {
@@ -233,6 +249,8 @@ func crossCheck(docs []document) []error {
 			podLabels = append(podLabels, o.Spec.Template.Labels)
 		case *appsv1.StatefulSet:
 			podLabels = append(podLabels, o.Spec.Template.Labels)
+		case *corev1.Service:
+			services[o.Name] = o.Labels
 		}
 	}
 	for _, d := range docs {
@@ -255,6 +273,8 @@ func crossCheck(docs []document) []error {
 			}
 		case *TestRun:
 			errs = append(errs, checkTestRun(d, o, configMaps, secrets)...)
+		case *monitoringv1.ServiceMonitor:
+			errs = append(errs, checkServiceMonitor(d, o, services)...)
 		}
 	}
 	return errs
