@@ -43,10 +43,13 @@ def parse_loads(text):
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        m = re.fullmatch(r"(?:(vus|rate|open):)?(\d+(?:\.\d+)?)", item)
-        if not m:
-            raise SystemExit(f"bad load level {item!r}: use a rate (200) or vus:N (vus:50)")
-        levels.append(Load("closed" if m.group(1) == "vus" else "open", float(m.group(2))))
+        m = re.fullmatch(r"(?:(vus|rate|open|search):)?(\d+(?:\.\d+)?)", item)
+        if not m or (m.group(2) and float(m.group(2)) <= 0):
+            raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50) or search:START (search:100)")
+        kind = {"vus": "closed", "search": "search"}.get(m.group(1), "open")
+        levels.append(Load(kind, float(m.group(2))))
+    if any(level.kind == "search" for level in levels) and len(levels) > 1:
+        raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the rates itself, alone")
     if not levels:
         raise SystemExit("no load levels given")
     return levels
@@ -79,8 +82,9 @@ def parser():
                         "opt-in ones such as aggregate's http2)")
     p.add_argument("--models", default=",".join(MODELS), help="comma list of: " + ",".join(MODELS))
     p.add_argument("--loads", action="append", default=[], metavar="[SCENARIO=]LOADS",
-                   help="arrival rates in requests/s (e.g. 50,100,200; the SLO search climbs them) or closed-model "
-                        "VU levels as vus:N; per scenario with SCENARIO=")
+                   help="arrival rates in requests/s (e.g. 50,100,200; the SLO search climbs them), closed-model "
+                        "VU levels as vus:N, or search:START, a capacity search per model from START requests/s "
+                        "(x2 until the SLO breaks, then bisected to +-10 %%); per scenario with SCENARIO=")
     p.add_argument("--duration", type=float, help="seconds per measured run")
     p.add_argument("--warmup", type=float, help="warm-up seconds per scenario x model, before any measurement")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")

@@ -137,13 +137,15 @@ def ideal_latency_s(scenario: str, variant: str) -> float | None:
 
 @dataclass(frozen=True)
 class Load:
-    kind: str  # "open" (arrival rate, requests/s) or "closed" (VUs)
+    # "open" (arrival rate, requests/s), "closed" (VUs) or "search" (a capacity search of arrival rates starting at
+    # value, search.py: the runner measures each of its steps as an open-model run)
+    kind: str
     value: float
 
     @property
     def label(self) -> str:
         value = int(self.value) if float(self.value).is_integer() else self.value
-        return f"{value}/s" if self.kind == "open" else f"{value} VUs"
+        return {"open": f"{value}/s", "closed": f"{value} VUs"}.get(self.kind, f"search from {value}/s")
 
 
 @dataclass(frozen=True)

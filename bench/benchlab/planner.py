@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun
+from benchlab.search import SearchSettings
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
@@ -11,11 +12,16 @@ RESTART_S = 35.0  # measured here: the wait for a drain that does not come, stop
 APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
 
 
+def measured_steps(run: PlannedRun) -> int:
+    """Runs a planned run stands for: a capacity search at most its step budget, anything else one."""
+    return SearchSettings(run.load.value).max_steps if run.load.kind == "search" else 1
+
+
 def expected_restart(run: PlannedRun) -> bool:
     limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
     if run.model != "worker" or limit is None:
         return False
-    in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind == "open" else run.load.value
+    in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind != "closed" else run.load.value
     core = run.props.get("lab.worker.branches.core-size")
     if core is not None:  # a dedicated branch executor queues past its core threads (ThreadPoolExecutor semantics)
         return 2 * in_flight > int(core)
@@ -33,9 +39,10 @@ class Plan:
         """The load phase: every run and warm-up with its measured fixed overhead, and a restart after every run
         expected to starve the worker pool; the report prints the planned and the actual figure. Expected: without
         the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
-        repetition); upper bound: with every run."""
+        repetition); upper bound: with every run. A capacity search counts as its whole step budget in both."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
-        return (sum(r.seconds + self.cooldown_s + RUN_OVERHEAD_S + (self.restart_s(r) if expected_restart(r) else 0)
+        return (sum(measured_steps(r) * (r.seconds + self.cooldown_s + RUN_OVERHEAD_S
+                                         + (self.restart_s(r) if expected_restart(r) else 0))
                     for r in runs)
                 + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
 

@@ -13,6 +13,7 @@ from benchlab import footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Table, num
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
                             app_busy, ideal_latency_s)
+from benchlab.search import Stop
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
@@ -58,7 +59,9 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
         for c in sorted(sc, key=lambda c: -c.rate):
             limit, _ = physical_limit(scenario, env, caps)
             top = c.rate == max(c.steps)
-            interval = f"{c.low:g} to {c.high:g}" + (" (ladder top: at least)" if top else "")
+            bound = search_bound(env, scenario, c.model)
+            interval = f"{c.low:g} to {c.high:g}" + (f" ({bound})" if bound else " (ladder top: at least)" if top
+                                                     else "")
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
                          interval, num(c.rate / best, 2) if best else "-",
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
@@ -71,6 +74,20 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
                 f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + ".")
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"], rows, note)
+
+
+SEARCH_BOUNDS = {  # why a capacity search stopped without a rate that broke the SLO just above one that held
+    Stop.CEILING: "at least: the database's point-select rate was reached",
+    Stop.LOAD_GENERATOR: "at least: k6 was the limit",
+    Stop.BUDGET: "at least: the search ran out of steps",
+    Stop.NOTHING_HELD: "none held down to an eighth of the search's start",
+}
+
+
+def search_bound(env: dict, scenario: str, model: str) -> str | None:
+    """What limits a searched capacity other than the app, if any repetition's search stopped at such a limit."""
+    stops = {Stop(s["stop"]) for s in env.get("searches", []) if (s["scenario"], s["model"]) == (scenario, model)}
+    return "; ".join(SEARCH_BOUNDS[stop] for stop in Stop if stop in stops and stop in SEARCH_BOUNDS) or None
 
 
 def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:

@@ -11,9 +11,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, windows
+from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, why, windows
 from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
+from benchlab.search import Search, SearchSettings
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
@@ -264,7 +265,9 @@ class Bench:
         model has an app of its own, only that model."""
         seconds = seconds or self.args.warmup
         scenario = first.scenario
-        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind != "open", l.value))
+        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind == "closed", l.value))
+        if load.kind == "search":  # at the search's first rate
+            load = Load("open", load.value)
         if SCENARIOS[scenario].warmup_vus is not None:
             load = Load("closed", SCENARIOS[scenario].warmup_vus)
         models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
@@ -425,56 +428,116 @@ class Bench:
         return 1 if any("k6 exit" in f for f in self.failures) else 0
 
     def run_plan(self, runs, app, probe, base_url, tokens_file, restart, db_url):
-        """Runs a block; returns the app and its probe, which are new if the app had to be restarted."""
-        restarts = 0
-        broken = {}  # (runtime, scenario, model, repetition) -> the open-model step where the SLO first broke
+        """Runs a block; returns the app and its probe, which are new if the app had to be restarted. The runs of a
+        capacity search (one per model and repetition) are searched together, their steps interleaved."""
+        block = _Block(app, probe, base_url, tokens_file, restart, db_url)
         with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=CONSOLE,
                       transient=True) as progress:
             task = progress.add_task("runs", total=len(runs))
-            for run in runs:
-                progress.update(task, description=f"run {run.index}/{len(self.plan.runs)} {run.scenario} "
-                                                  f"{run.model} {run.load.label} rep {run.repetition}")
-                key = (run.runtime, run.scenario, run.model, run.repetition)
-                if run.load.kind == "open" and key in broken:
-                    # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a
-                    # model past its knee only costs time: a starved worker pool, minutes of backlog.
-                    self.env.setdefault("skipped", []).append(f"{run.tag} (SLO broken at {broken[key]:g}/s)")
-                    log(f"{run.tag}: skipped, {run.model} broke the SLO at {broken[key]:g}/s in this repetition")
-                    progress.advance(task)
-                    continue
-                drained = 0.0
-                if app is not None:
-                    try:
-                        drained = services.wait_drained(app, base_url)
-                    except services.StillBusy:
-                        # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a
-                        # re-warm cost less. The re-warm is as long as the block's first one: after 5 s per model the
-                        # next run still paid for the JIT (twice the CPU per request of its other repetitions).
-                        restarts += 1
-                        self.env["restarts"] = self.env.get("restarts", 0) + 1
-                        log(f"the app is still busy 15 s after the run: restarting it (restart {restarts})")
-                        self.pm.stop(app)
-                        app, probe = restart(restarts)
-                        self.warm_up(app, run, base_url, tokens_file, f"rewarm{restarts}")
-                        drained = services.wait_drained(app, base_url)
-                if script_of(run.scenario, run.variant) == "report.js" and db_url:
-                    services.empty_reports(db_url, self.args.db_user, self.args.db_password)
-                row = self.measure(run, run.runtime, probe, base_url, tokens_file)
-                row.drain_wait_s = round(drained, 1)
-                if run.load.kind == "open" and not slo.holds_slo(dataclasses.asdict(row)):
-                    broken.setdefault(key, run.load.value)
-                self.rows.append(row)
-                self.check(row)
-                log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
-                    f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
-                    f"dropped {row.dropped}")
-                table.write(self.out, self.rows, self.env)
-                if app is not None and not app.alive():
-                    raise RuntimeError(f"the app died during {run.tag}; see {app.log_path}")
-                time.sleep(self.plan.cooldown_s)
-                progress.advance(task)
-        return app, probe
+            searched = lambda r: r.load.kind == "search"  # noqa: E731
+            for _, group in itertools.groupby(runs, key=lambda r: (r.repetition, r.load) if searched(r) else r.index):
+                group = list(group)
+                if searched(group[0]):
+                    self.search(group, block, progress, task)
+                else:
+                    self.ladder_step(group[0], block, progress, task)
+        return block.app, block.probe
 
+    def ladder_step(self, run: PlannedRun, block: "_Block", progress, task):
+        progress.update(task, description=f"run {run.index}/{len(self.plan.runs)} {run.scenario} "
+                                          f"{run.model} {run.load.label} rep {run.repetition}")
+        key = (run.runtime, run.scenario, run.model, run.repetition)
+        if run.load.kind == "open" and key in block.broken:
+            # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a model
+            # past its knee only costs time: a starved worker pool, minutes of backlog.
+            self.env.setdefault("skipped", []).append(f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
+            log(f"{run.tag}: skipped, {run.model} broke the SLO at {block.broken[key]:g}/s in this repetition")
+        else:
+            row = self.step(run, block)
+            if run.load.kind == "open" and not slo.holds_slo(dataclasses.asdict(row)):
+                block.broken.setdefault(key, run.load.value)
+        progress.advance(task)
+
+    def search(self, runs: list[PlannedRun], block: "_Block", progress, task):
+        """One repetition of a capacity search for each model of `runs`, in rounds: every model still searching
+        measures its next rate, in an order that alternates between rounds, until every search has its answer."""
+        ceiling = (self.env.get("point_select") or {}).get("qps") if SCENARIOS[runs[0].scenario].limit == \
+            "point_select" else None
+        searches = {r.model: Search(SearchSettings(r.load.value), ceiling) for r in runs}
+        cores = int(self.env.get("cores") or os.cpu_count() or 1)
+        for round_no in itertools.count():
+            order = runs if round_no % 2 == 0 else list(reversed(runs))
+            todo = [(r, rate) for r in order if (rate := searches[r.model].next_rate()) is not None]
+            if not todo:
+                break
+            for placeholder, rate in todo:
+                run = dataclasses.replace(placeholder, load=Load("open", rate))
+                progress.update(task, description=f"run {placeholder.index}/{len(self.plan.runs)} {run.scenario} "
+                                                  f"{run.model} search step {round_no + 1} at {run.load.label} "
+                                                  f"rep {run.repetition}")
+                row = self.step(run, block)
+                values = dict(dataclasses.asdict(row), scenario=run.scenario)
+                searches[run.model].record(rate, slo.holds_slo(values), generator_limited(values, cores))
+        for placeholder in runs:
+            found = searches[placeholder.model]
+            self.env.setdefault("searches", []).append(dict(
+                runtime=placeholder.runtime, scenario=placeholder.scenario, variant=placeholder.variant,
+                model=placeholder.model, repetition=placeholder.repetition, stop=found.stop.value, held=found.held,
+                broke=found.broke, ceiling=ceiling, steps=len(found.steps)))
+            log(f"{placeholder.scenario} {placeholder.model} rep {placeholder.repetition}: search ended "
+                f"({found.stop.value}) after {len(found.steps)} steps, held {found.held}/s, broke {found.broke}/s")
+            progress.advance(task)
+
+    def step(self, run: PlannedRun, block: "_Block") -> RunRow:
+        """One measured run: wait for the app to drain the previous one (or restart a starved app), measure, keep."""
+        drained = 0.0
+        if block.app is not None:
+            try:
+                drained = services.wait_drained(block.app, block.base_url)
+            except services.StillBusy:
+                # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a re-warm cost
+                # less. The re-warm is as long as the block's first one: after 5 s per model the next run still paid
+                # for the JIT (twice the CPU per request of its other repetitions).
+                block.restarts += 1
+                self.env["restarts"] = self.env.get("restarts", 0) + 1
+                log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts})")
+                self.pm.stop(block.app)
+                block.app, block.probe = block.restart(block.restarts)
+                self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
+                drained = services.wait_drained(block.app, block.base_url)
+        if script_of(run.scenario, run.variant) == "report.js" and block.db_url:
+            services.empty_reports(block.db_url, self.args.db_user, self.args.db_password)
+        row = self.measure(run, run.runtime, block.probe, block.base_url, block.tokens_file)
+        row.drain_wait_s = round(drained, 1)
+        self.rows.append(row)
+        self.check(row)
+        log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
+            f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
+            f"dropped {row.dropped}")
+        table.write(self.out, self.rows, self.env)
+        if block.app is not None and not block.app.alive():
+            raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
+        time.sleep(self.plan.cooldown_s)
+        return row
+
+
+@dataclasses.dataclass
+class _Block:
+    """The app a block of runs is measured on, and what a restart of it needs."""
+    app: object
+    probe: object
+    base_url: str
+    tokens_file: str | None
+    restart: object  # n -> (app, probe); None for --target
+    db_url: str | None
+    restarts: int = 0
+    broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
+
+
+def generator_limited(row: dict, cores: int) -> bool:
+    """Whether k6 itself was the first resource to saturate in a run (why.py): then a breach is not the app's."""
+    hits = why.saturated(row, cores)
+    return bool(hits) and hits[0][1].resource == "k6 CPU"
 
 def run(args, plan: Plan) -> int:
     install_signal_handlers()

@@ -101,3 +101,12 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
     assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
     assert "| native | not built on this machine" in out["md"]
     assert "warm-up after a fresh start: jwt-mysql" in out["html"]
+
+
+def test_a_search_that_stopped_short_of_a_breach_says_what_stopped_it():
+    from benchlab.report import search_bound
+    env = {"searches": [dict(scenario="jwt-mysql", model="reactive", stop="load generator"),
+                        dict(scenario="jwt-mysql", model="virtual", stop="resolved")]}
+    assert search_bound(env, "jwt-mysql", "reactive") == "at least: k6 was the limit"
+    assert search_bound(env, "jwt-mysql", "virtual") is None
+    assert search_bound({}, "aggregate", "worker") is None

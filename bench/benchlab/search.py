@@ -1,0 +1,98 @@
+"""A capacity search for one model, one repetition: the next arrival rate to offer, from the outcomes so far.
+
+Pure: it is given each step's outcome and answers with the next rate, or None once it has an answer. It climbs
+geometrically from the start until the SLO breaks, then bisects (geometric midpoint) between the highest rate that
+held and the lowest that broke until the two are within the resolution. It stops early, and says why, where a
+higher rate would not measure the app: at a known ceiling (the database's point-select rate for a lookup), or when
+the step that broke was limited by the load generator rather than by the app. If the first step already breaks, it
+halves the rate, down to MIN_FACTOR of the start."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+MIN_FACTOR = 1 / 8  # below start/8 the search gives up: "none of the steps held"
+
+
+class Stop(Enum):
+    RESOLVED = "resolved"  # held and broke within the resolution of each other
+    CEILING = "ceiling"  # held at the known ceiling: a higher rate would measure what sets the ceiling, not the app
+    LOAD_GENERATOR = "load generator"  # the step that broke was limited by k6, not by the app
+    NOTHING_HELD = "nothing held"  # not even start x MIN_FACTOR held
+    BUDGET = "budget"  # out of steps before any of the above
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    start: float  # requests/s of the first step
+    factor: float = 2.0  # growth per step until the SLO breaks
+    resolution: float = 0.10  # done when the lowest rate that broke is at most (1 + 2 x resolution) x the highest held
+    max_steps: int = 10
+
+    def __post_init__(self):
+        if self.start <= 0 or self.factor <= 1 or not 0 < self.resolution < 1 or self.max_steps < 1:
+            raise ValueError(f"bad search settings {self}")
+
+
+@dataclass
+class Search:
+    settings: SearchSettings
+    ceiling: float | None = None  # a known rate the app cannot be measured beyond (None: none known)
+    steps: list[tuple[float, bool]] = field(default_factory=list)  # (rate, held the SLO), in the order offered
+    stop: Stop | None = None
+
+    @property
+    def held(self) -> float | None:
+        """The highest rate that held, below the lowest that broke (a pass above a failure is luck, not capacity)."""
+        broke = self.broke
+        passed = [r for r, ok in self.steps if ok and (broke is None or r < broke)]
+        return max(passed) if passed else None
+
+    @property
+    def broke(self) -> float | None:
+        failed = [r for r, ok in self.steps if not ok]
+        return min(failed) if failed else None
+
+    def next_rate(self) -> float | None:
+        if self.stop is not None:
+            return None
+        s = self.settings
+        if not self.steps:
+            return self._capped(s.start)
+        held, broke = self.held, self.broke
+        if len(self.steps) >= s.max_steps:
+            return self._stop(Stop.BUDGET)
+        if held is None:  # nothing held yet: go down
+            lower = broke / s.factor
+            return self._stop(Stop.NOTHING_HELD) if lower < s.start * MIN_FACTOR * (1 - 1e-9) else lower
+        if broke is None:
+            if self.ceiling is not None and held >= self.ceiling * (1 - s.resolution):
+                return self._stop(Stop.CEILING)
+            return self._capped(held * s.factor)
+        middle = round_rate(math.sqrt(held * broke))
+        if broke <= held * (1 + 2 * s.resolution) or not held < middle < broke:
+            return self._stop(Stop.RESOLVED)
+        return middle
+
+    def record(self, rate: float, held: bool, load_generator_limited: bool = False) -> None:
+        """The outcome of the step at `rate`. A broken step that k6 itself limited ends the search: the app's
+        capacity is at least the highest rate that held, and the rest would measure k6."""
+        self.steps.append((rate, held))
+        if not held and load_generator_limited:
+            self.stop = Stop.LOAD_GENERATOR
+
+    def _capped(self, rate: float) -> float:
+        return round_rate(min(rate, self.ceiling) if self.ceiling else rate)
+
+    def _stop(self, why: Stop) -> None:
+        self.stop = why
+        return None
+
+
+def round_rate(rate: float) -> float:
+    """Two significant digits above 100/s, whole requests below: rates that read well in a table (1,700/s, 45/s)."""
+    if rate >= 100:
+        magnitude = 10 ** (math.floor(math.log10(rate)) - 1)
+        return float(round(rate / magnitude) * magnitude)
+    return float(max(1, round(rate)))

@@ -1,0 +1,74 @@
+import pytest
+
+from benchlab.search import Search, SearchSettings, Stop, round_rate
+
+
+def drive(search: Search, capacity: float, generator_limit: float | None = None) -> list[float]:
+    """Runs a search against a model that holds the SLO up to `capacity` (and a k6 that tops out at its limit)."""
+    offered = []
+    while (rate := search.next_rate()) is not None:
+        offered.append(rate)
+        limited = generator_limit is not None and rate > generator_limit
+        search.record(rate, held=rate <= capacity and not limited, load_generator_limited=limited)
+    return offered
+
+
+def test_it_climbs_until_the_slo_breaks_then_bisects_to_the_resolution():
+    search = Search(SearchSettings(start=100))
+    offered = drive(search, capacity=1000)
+    assert offered[:5] == [100, 200, 400, 800, 1600]
+    assert search.stop is Stop.RESOLVED
+    assert search.held <= 1000 < search.broke <= search.held * 1.2
+    assert len(offered) <= 9
+
+
+def test_a_known_ceiling_ends_the_climb_there_and_says_so():
+    search = Search(SearchSettings(start=500), ceiling=3000)
+    offered = drive(search, capacity=10_000)
+    assert offered == [500, 1000, 2000, 3000]
+    assert search.stop is Stop.CEILING and search.held == 3000 and search.broke is None
+
+
+def test_a_break_the_load_generator_caused_is_not_the_apps():
+    search = Search(SearchSettings(start=100))
+    drive(search, capacity=10_000, generator_limit=700)
+    assert search.stop is Stop.LOAD_GENERATOR and search.held == 400 and search.broke == 800
+
+
+def test_a_model_that_breaks_at_the_start_is_searched_downwards():
+    search = Search(SearchSettings(start=400))
+    offered = drive(search, capacity=120)
+    assert offered[:3] == [400, 200, 100]
+    assert search.stop is Stop.RESOLVED and search.held <= 120 < search.broke
+
+
+def test_nothing_held_stops_below_an_eighth_of_the_start():
+    search = Search(SearchSettings(start=400))
+    assert drive(search, capacity=1) == [400, 200, 100, 50]
+    assert search.stop is Stop.NOTHING_HELD and search.held is None
+
+
+def test_the_budget_ends_a_search_that_has_not_found_its_answer():
+    search = Search(SearchSettings(start=10, max_steps=4))
+    assert drive(search, capacity=1e9) == [10, 20, 40, 80]
+    assert search.stop is Stop.BUDGET and search.held == 80
+
+
+def test_a_pass_above_a_failure_is_luck_not_capacity():
+    search = Search(SearchSettings(start=100))
+    for rate, ok in ((100, True), (200, False), (141, True)):
+        search.record(rate, ok)
+    search.steps.append((300, True))  # a lucky pass above the failure
+    assert search.held == 141 and search.broke == 200
+
+
+@pytest.mark.parametrize("rate, rounded", [(1234, 1200), (99.6, 100), (45.4, 45), (0.2, 1), (1650, 1600)])
+def test_rates_read_well(rate, rounded):
+    assert round_rate(rate) == rounded
+
+
+def test_nonsense_settings_are_refused():
+    with pytest.raises(ValueError):
+        SearchSettings(start=0)
+    with pytest.raises(ValueError):
+        SearchSettings(start=10, factor=1)
