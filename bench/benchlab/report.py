@@ -201,21 +201,37 @@ def runs_table(med: pd.DataFrame) -> Table:
 
 
 def curves(runs: pd.DataFrame) -> list[str]:
-    """Latency-throughput per scenario: achieved ok req/s against p99, one line per model, the SLO as a line."""
+    """Latency-throughput per scenario: achieved ok req/s against p99, one line per model, the SLO as a line. A
+    scenario measured at one offered rate has no curve: its p99 per model as bars, the SLO beside them."""
     figs = []
     med = median_rows(runs[runs.load_model == "open"])
     for scenario, g in med.groupby("scenario"):
+        slo_ms = SCENARIOS[scenario].slo_p99_ms
+        models = sorted(g.model.unique(), key=lambda m: (MODELS.index(m.split()[0]), m))
         fig = go.Figure()
-        for model in sorted(g.model.unique(), key=lambda m: (MODELS.index(m.split()[0]), m)):
-            gm = g[g.model == model].sort_values("load")
-            fig.add_trace(go.Scatter(x=gm.ok_rps, y=gm.p99_ms, mode="lines+markers", name=model,
-                                     line={"color": MODEL_COLORS.get(model)},
-                                     text=[f"offered {v:g}/s" for v in gm.load], hovertemplate="%{text}<br>"
-                                     "%{x:.0f} ok/s, p99 %{y:.1f} ms"))
-        fig.add_hline(y=SCENARIOS[scenario].slo_p99_ms, line_dash="dot", annotation_text="SLO p99")
-        fig.update_layout(title=f"{scenario}: p99 latency against successful throughput", height=420,
-                          xaxis_title="successful requests/s (measured window)", yaxis_title="p99 ms (log)",
-                          yaxis_type="log", yaxis_tickformat="~g", margin={"t": 50})
+        if g.load.nunique() == 1:
+            rate = g.load.iloc[0]
+            for model in models:
+                gm = g[g.model == model]
+                fig.add_trace(go.Bar(x=[model], y=gm.p99_ms, name=model, marker={"color": MODEL_COLORS.get(model)},
+                                     hovertemplate="p99 %{y:.1f} ms"))
+            fig.add_trace(go.Scatter(x=models, y=[slo_ms] * len(models), mode="lines", name=f"SLO p99 {slo_ms:g} ms",
+                                     line={"dash": "dot", "color": "#555"}))
+            fig.update_layout(title=f"{scenario} at {rate:g}/s offered: p99 latency per model", height=380,
+                              yaxis_title="p99 ms", yaxis_tickformat="~g", margin={"t": 50})
+        else:
+            for model in models:
+                gm = g[g.model == model].sort_values("load")
+                fig.add_trace(go.Scatter(x=gm.ok_rps, y=gm.p99_ms, mode="lines+markers", name=model,
+                                         line={"color": MODEL_COLORS.get(model)},
+                                         text=[f"offered {v:g}/s" for v in gm.load], hovertemplate="%{text}<br>"
+                                         "%{x:.0f} ok/s, p99 %{y:.1f} ms"))
+            # The SLO as a trace, not an annotated hline: on a log axis plotly places an hline's annotation at 10^y.
+            fig.add_trace(go.Scatter(x=[g.ok_rps.min(), g.ok_rps.max()], y=[slo_ms, slo_ms], mode="lines",
+                                     name=f"SLO p99 {slo_ms:g} ms", line={"dash": "dot", "color": "#555"}))
+            fig.update_layout(title=f"{scenario}: p99 latency against successful throughput", height=420,
+                              xaxis_title="successful requests/s (measured window)", yaxis_title="p99 ms (log)",
+                              yaxis_type="log", yaxis_tickformat="~g", margin={"t": 50})
         figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
     return figs
 
@@ -266,7 +282,34 @@ def settings_table(env: dict) -> Table:
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
             "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "cold_starts", "warmup_curve_s",
             "planned_start_up_seconds", "runtime_info", "flamegraphs", "failures")
-    return Table("Settings and machine", ["setting", "value"], [[k, str(env.get(k))] for k in keys if k in env])
+    return Table("Settings and machine", ["setting", "value"],
+                 [[setting_name(k), setting_text(env.get(k))] for k in keys if k in env])
+
+
+UNIT_SUFFIXES = {"_s": " (s)", "_gib": " (GiB)", "_mb": " (MB)"}
+
+
+def setting_name(key) -> str:
+    """A results.json key as a label: 'warmup_s' -> 'warmup (s)', 'cpu_model' -> 'cpu model'."""
+    key = str(key)
+    for suffix, unit in UNIT_SUFFIXES.items():
+        if key.endswith(suffix):
+            return key[:-len(suffix)].replace("_", " ") + unit
+    return key.replace("_", " ")
+
+
+def setting_text(value) -> str:
+    """A setting as a person reads it: mappings as 'key: value; ...', lists joined, numbers as the tables write
+    them, nothing as '-'."""
+    if value is None or value == [] or value == {}:
+        return "-"
+    if isinstance(value, dict):
+        return "; ".join(f"{setting_name(k)}: {setting_text(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(f"({setting_text(v)})" if isinstance(v, dict) else setting_text(v) for v in value)
+    if isinstance(value, float):
+        return num(value)
+    return str(value)
 
 
 def render(out: str) -> dict[str, str]:
