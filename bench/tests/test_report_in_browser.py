@@ -1,0 +1,93 @@
+"""The HTML report from the recorded quick run, opened in a real browser (Debian's Chromium, headless, through
+Playwright): what a person sees at 1,400 px. It loads without a console error, the capacity answer is on the first
+screen, every chart is drawn with finite axes bounded by its data, and no table is wider than the page outside a
+scrolling box. A screenshot is written to target/report-in-browser.png, so that a failing CI run can be looked at."""
+import math
+import os
+import shutil
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from benchlab import report
+from conftest import DATA
+
+CHROMIUM = "/usr/bin/chromium"
+WIDTH, FIRST_SCREEN = 1400, 900
+SCREENSHOT = os.path.join(os.path.dirname(__file__), "..", "..", "target", "report-in-browser.png")
+# As the browser runs here: no sandbox (root in CI), and none of the background connections a closed network refuses.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+# Per chart: each axis' type and range as drawn, and the data it shows (numbers only: a bar chart's x is categories).
+CHARTS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(el => {
+  const axis = a => ({type: el._fullLayout[a].type, range: el._fullLayout[a].range});
+  const values = k => el._fullData.flatMap(t => Array.from(t[k] || [])).filter(v => typeof v === 'number');
+  return {title: el._fullLayout.title.text, x: axis('xaxis'), y: axis('yaxis'), xs: values('x'), ys: values('y')};
+})"""
+# Tables wider than the page, and whether an ancestor scrolls them; and how wide the page itself became.
+WIDE_TABLES = """() => [...document.querySelectorAll('table')].filter(t => t.getBoundingClientRect().width > innerWidth)
+  .map(t => { let e = t.parentElement, scrolls = false;
+    for (; e && e !== document.body; e = e.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.clientWidth <= innerWidth) scrolls = true; }
+    return {heading: (t.closest('.table-scroll') || t).previousElementSibling?.textContent, scrolls}; })"""
+
+
+@pytest.fixture(scope="module")
+def page_seen(tmp_path_factory):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to check the report")
+    out = tmp_path_factory.mktemp("report")
+    for name in ("results.csv", "results.json", "windows.csv"):
+        shutil.copy(os.path.join(DATA, "quick", name), out)
+    report.write_report(str(out))
+    errors = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": WIDTH, "height": FIRST_SCREEN})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"file://{out}/report.html")
+            page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length > 0")
+            seen = dict(errors=errors, charts=page.evaluate(CHARTS), wide_tables=page.evaluate(WIDE_TABLES),
+                        page_width=page.evaluate("document.documentElement.scrollWidth"),
+                        capacity_top=page.locator("h2", has_text="Capacity at the SLO").bounding_box()["y"],
+                        chart_count=report.render(str(out))["html"].count("Plotly.newPlot"))
+            os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
+            page.screenshot(path=SCREENSHOT, full_page=True)
+        finally:
+            browser.close()
+    return seen
+
+
+def test_the_page_loads_without_a_console_error(page_seen):
+    assert page_seen["errors"] == []
+
+
+def test_the_capacity_answer_is_on_the_first_screen(page_seen):
+    assert page_seen["capacity_top"] < FIRST_SCREEN
+
+
+def test_every_chart_is_drawn_with_finite_axes_bounded_by_its_data(page_seen):
+    charts = page_seen["charts"]
+    assert len(charts) == page_seen["chart_count"] > 0
+    for chart in charts:
+        for axis, values in (("x", chart["xs"]), ("y", chart["ys"])):
+            drawn = chart[axis]
+            if drawn["type"] == "category" or not values:
+                continue
+            low, high = drawn["range"]
+            assert math.isfinite(low) and math.isfinite(high), chart["title"]
+            if drawn["type"] == "log":  # plotly gives a log axis' range in powers of ten
+                data_low, data_high = math.log10(min(v for v in values if v > 0)), math.log10(max(values))
+                assert data_low - 1 <= low and high <= data_high + 1, (chart["title"], axis, drawn, data_high)
+            else:
+                span = max(max(values) - min(values), abs(max(values)) * 0.1, 1)
+                assert min(values) - span <= low and high <= max(values) + span, (chart["title"], axis, drawn)
+                assert high - low >= span / 2, (chart["title"], axis, drawn)  # not a hair's width around one value
+
+
+def test_no_table_is_wider_than_the_page_outside_a_scrolling_box(page_seen):
+    assert [t for t in page_seen["wide_tables"] if not t["scrolls"]] == []
+    assert page_seen["page_width"] <= WIDTH
