@@ -12,6 +12,7 @@ from benchlab.model import MODELS, SCENARIOS, Load
 from benchlab.planner import make_plan, start_up_seconds
 from benchlab.procs import log
 from benchlab.services import ROOT
+from benchlab.wording import duration
 
 PRESETS = {
     # The two core cases on a fixed ladder of arrival rates, 3 interleaved repetitions. The aggregate ladder goes past
@@ -198,11 +199,6 @@ def parse_args(argv):
     return args
 
 
-def fmt_duration(seconds):
-    seconds = int(max(0, seconds))
-    return f"{seconds // 60}m{seconds % 60:02d}s"
-
-
 def main(argv):
     args = parse_args(argv)
     if args.self_test:
@@ -217,16 +213,16 @@ def main(argv):
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown, args.variants)
         log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
-            f"{args.warmup:.0f} s; planned load phase {fmt_duration(plan.planned_seconds())}, at most "
-            f"{fmt_duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
+            f"{args.warmup:.0f} s; planned load phase {duration(plan.planned_seconds())}, at most "
+            f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
             f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
             f"if needed, database, tokens, app)")
         if args.cold_starts or args.warmup_curve:
             start_up = start_up_seconds(len(args.runtimes), args.cold_starts, args.warmup_curve)
             log(f"start-up measurement: per runtime {args.cold_starts} cold starts and a {args.warmup_curve:.0f} s "
-                f"warm-up curve, about {fmt_duration(start_up)} for {len(args.runtimes)} runtime(s); with the load "
-                f"phase about {fmt_duration(plan.planned_seconds() + start_up)}, at most "
-                f"{fmt_duration(plan.planned_seconds(upper_bound=True) + start_up)}")
+                f"warm-up curve, about {duration(start_up)} for {len(args.runtimes)} runtime(s); with the load "
+                f"phase about {duration(plan.planned_seconds() + start_up)}, at most "
+                f"{duration(plan.planned_seconds(upper_bound=True) + start_up)}")
         status = runner.run(args, plan)
         if status == 130:
             return status

@@ -41,10 +41,18 @@ class Plan:
         the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
         repetition); upper bound: with every run. A capacity search counts as its whole step budget in both."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
-        return (sum(measured_steps(r) * (r.seconds + self.cooldown_s + RUN_OVERHEAD_S
-                                         + (self.restart_s(r) if expected_restart(r) else 0))
-                    for r in runs)
+        return (sum(self.run_seconds(r) for r in runs)
                 + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
+
+    def run_seconds(self, run: PlannedRun) -> float:
+        """What one planned run costs: its steps (a search: its budget), their overhead and an expected restart."""
+        return measured_steps(run) * (run.seconds + self.cooldown_s + RUN_OVERHEAD_S
+                                      + (self.restart_s(run) if expected_restart(run) else 0))
+
+    def seconds_left(self, after: PlannedRun) -> float:
+        """The expected time of the runs after this one (warm-ups and app starts of later blocks left out)."""
+        return sum(self.run_seconds(r) for r in self.runs
+                   if r.index > after.index and not expected_skip(r, self.runs))
 
     def restart_s(self, run: PlannedRun) -> float:
         """A restart and the re-warm of every model of the run's block, as long as the block's first warm-up."""

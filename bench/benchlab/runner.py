@@ -15,6 +15,7 @@ from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, servi
 from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.search import Search, SearchSettings
+from benchlab.wording import duration
 from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.services import ROOT
 
@@ -319,7 +320,8 @@ class Bench:
         args = self.args
         jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
         if args.rebuild or not os.path.isfile(jar):
-            log("building the app: ./mvnw -B -q package -DskipTests")
+            log("building the app: ./mvnw -B -q package -DskipTests (about 1 minute; several more the first time, "
+                "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(self.logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
         rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
@@ -513,7 +515,8 @@ class Bench:
         self.check(row)
         log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
             f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
-            f"dropped {row.dropped}")
+            f"dropped {row.dropped} (run {run.index} of {len(self.plan.runs)}, about "
+            f"{duration(self.plan.seconds_left(run))} of runs left)")
         table.write(self.out, self.rows, self.env)
         if block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")

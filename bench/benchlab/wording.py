@@ -21,3 +21,9 @@ def compare(x_name: str, x: float, y_name: str, y: float, what: str, unit: str =
 def fmt(v: float, unit: str = "") -> str:
     text = f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}" if abs(v) >= 10 else f"{v:.2f}"
     return f"{text} {unit}".rstrip()
+
+
+def duration(seconds: float) -> str:
+    """'6m20s': a planned or remaining time, to the second."""
+    seconds = int(max(0, seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s"

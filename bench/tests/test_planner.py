@@ -103,3 +103,10 @@ def test_an_opt_in_variant_runs_only_when_named():
     assert [r.variant for r in default.runs] == [""]
     named = make_plan(["jvm"], ["aggregate"], loads, ["virtual"], 1, 20, 10, 2, variants={"aggregate": ["", "http2"]})
     assert [r.variant for r in named.runs] == ["", "http2"]
+
+
+def test_the_time_left_after_a_run_is_what_the_later_runs_cost():
+    p = make_plan(["jvm"], ["jwt-mysql"], {"jwt-mysql": [Load("open", 100), Load("open", 200)]},
+                  ["virtual", "reactive"], 1, 8, 5, 1)
+    per_run = 8 + 1 + RUN_OVERHEAD_S
+    assert [p.seconds_left(r) for r in p.runs] == [3 * per_run, 2 * per_run, per_run, 0]
