@@ -2,6 +2,7 @@
 template renders the same tables as Markdown and as HTML, plotly draws the curves (plotly.js embedded once)."""
 from __future__ import annotations
 
+import math
 import os
 import jinja2
 import numpy as np
@@ -74,6 +75,78 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
                 f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + ".")
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"], rows, note)
+
+
+def verdicts(runs: pd.DataFrame, env: dict) -> list[str]:
+    """One sentence per scenario measured at arrival rates: which model held the SLO to the highest rate, how far
+    ahead of each other model (the range the two intervals allow, or "not told apart" where they overlap), and what
+    stopped it; or that the rates offered did not tell the models apart."""
+    caps = slo.capacities(runs)
+    cores = int(env.get("cores") or 1)
+    out = []
+    for scenario in SCENARIOS:
+        sc = sorted((c for c in caps if c.scenario == scenario), key=lambda c: -c.rate)
+        if not sc:
+            continue
+        slo_text = f"p99 <= {SCENARIOS[scenario].slo_p99_ms:g} ms"
+        search = f"a capacity search (--loads {scenario}=search:{max(sc[0].steps):g}) finds where each model breaks"
+        if len(sc) > 1 and all(unbounded(c, env) for c in sc):
+            out.append(f"{scenario}: every model held the SLO ({slo_text}) at every rate offered, up to "
+                       f"{max(sc[0].steps):g}/s: these rates do not tell the models apart; {search}.")
+            continue
+        best = sc[0]
+        if not best.rate:
+            out.append(f"{scenario}: no model held the SLO ({slo_text}), not even at {min(best.steps):g}/s.")
+            continue
+        others = [lead(best, c, env) for c in sc[1:]]
+        if unbounded(best, env):
+            stopped = (search_bound(env, scenario, best.model) or
+                       f"nothing: it held at the highest rate offered; {search}")
+        else:
+            stopped = reason(runs, best, cores)
+        out.append(f"{scenario}: {best.model} held the SLO ({slo_text}) up to {interval_text(best, env)}"
+                   + (f"; {'; '.join(others)}" if others else "") + f". What stopped it: {stopped}.")
+    return out
+
+
+def unbounded(c: slo.Capacity, env: dict) -> bool:
+    """Whether no rate above the capacity was seen to break the SLO: the true capacity may be anything higher."""
+    return c.rate == max(c.steps) or search_bound(env, c.scenario, c.model) is not None
+
+
+def interval_text(c: slo.Capacity, env: dict) -> str:
+    return f"{c.rate:g}/s at least" if unbounded(c, env) else f"{c.rate:g}/s, between {c.low:g} and {c.high:g}/s"
+
+
+def lead(best: slo.Capacity, other: slo.Capacity, env: dict) -> str:
+    """How far the best model is ahead of another, as the range their intervals allow."""
+    best_high = math.inf if unbounded(best, env) else best.high
+    other_high = math.inf if unbounded(other, env) else other.high
+    if not other.rate:
+        return f"{other.model} held at none of the rates"
+    if other_high > best.low:
+        return f"not told apart from {other.model} ({interval_text(other, env)})"
+    low = best.low / other_high - 1
+    ahead = f"at least {low:.0%}" if math.isinf(best_high) else f"{low:.0%} to {best_high / other.low - 1:.0%}"
+    return f"{ahead} ahead of {other.model} ({interval_text(other, env)})"
+
+
+def capacity_chart(runs: pd.DataFrame) -> list[str]:
+    """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers."""
+    caps = [c for c in slo.capacities(runs)]
+    if not caps:
+        return []
+    fig = go.Figure()
+    for model in sorted({c.model for c in caps}, key=lambda m: (MODELS.index(m.split()[0]), m)):
+        mine = [c for c in caps if c.model == model]
+        fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
+                             marker={"color": MODEL_COLORS.get(model)},
+                             error_y={"type": "data", "symmetric": False, "array": [c.high - c.rate for c in mine],
+                                      "arrayminus": [c.rate - c.low for c in mine]},
+                             hovertemplate="%{y:.0f}/s"))
+    fig.update_layout(title="Capacity at the SLO per model (requests/s; whiskers: the interval)", barmode="group",
+                      height=380, yaxis_title="requests/s", yaxis_tickformat="~g", margin={"t": 50})
+    return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
 SEARCH_BOUNDS = {  # why a capacity search stopped without a rate that broke the SLO just above one that held
@@ -334,12 +407,13 @@ def render(out: str) -> dict[str, str]:
     context["shortfalls"] = shortfalls(med, int(env.get("cores") or 1)) if med is not None else []
     context["steps"] = runs_table(med) if med is not None else None
     context["settings"] = [limits_table(env), settings_table(env)]
+    context["verdicts"] = verdicts(runs, env) if (runs.load_model == "open").any() else []
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     template = templates.get_template("report.j2")
-    md = template.render(fmt="md", charts=[], **context)
+    md = template.render(fmt="md", charts=[], headline_charts=[], **context)
     charts = (curves(runs) + latency_over_time(runs, win)) if not runs.empty else []
-    html = template.render(fmt="html", charts=charts + warmup_curves(env),
+    html = template.render(fmt="html", charts=charts + warmup_curves(env), headline_charts=capacity_chart(runs),
                            plotlyjs=plotly.offline.get_plotlyjs(), **context)
     return {"md": md, "html": html}
 

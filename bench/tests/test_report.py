@@ -27,9 +27,9 @@ def test_markdown_matches_the_golden_file(rendered):
         assert rendered["md"] == f.read()
 
 
-def test_the_first_table_is_capacity_at_the_slo(rendered):
+def test_the_answer_comes_first_then_capacity_at_the_slo(rendered):
     headings = re.findall(r"^## (.+)$", rendered["md"], flags=re.M)
-    assert headings[0] == "Capacity at the SLO"
+    assert headings[:2] == ["The answer", "Capacity at the SLO"]
 
 
 def test_html_has_the_same_tables_and_plotly_once_under_5_mb(rendered):
@@ -97,7 +97,7 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
         json.dump(results, f)
     out = report.render(str(tmp_path))
     headings = re.findall(r"^## (.+)$", out["md"], flags=re.M)
-    assert headings[:2] == ["Capacity at the SLO", "Start-up and footprint per runtime"]
+    assert headings[:3] == ["The answer", "Capacity at the SLO", "Start-up and footprint per runtime"]
     assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
     assert "| native | not built on this machine" in out["md"]
     assert "warm-up after a fresh start: jwt-mysql" in out["html"]
@@ -110,3 +110,31 @@ def test_a_search_that_stopped_short_of_a_breach_says_what_stopped_it():
     assert search_bound(env, "jwt-mysql", "reactive") == "at least: k6 was the limit"
     assert search_bound(env, "jwt-mysql", "virtual") is None
     assert search_bound({}, "aggregate", "worker") is None
+
+
+def capacity_rows(rates: dict[str, dict[float, bool]]):
+    """Open-model rows of one scenario: per model, the rates offered and whether each held the SLO."""
+    import pandas as pd
+    rows = []
+    for model, steps in rates.items():
+        for rate, held in steps.items():
+            rows.append(dict(scenario="jwt-mysql", model=model, load_model="open", load=rate, repetition=1,
+                             requests=int(rate * 8), dropped=0, errors=0 if held else int(rate), p99_ms=20.0 if held
+                             else 90.0, tag=f"{model}{rate}"))
+    return pd.DataFrame(rows)
+
+
+def test_a_verdict_gives_the_lead_as_the_range_both_intervals_allow():
+    runs = capacity_rows({"reactive": {1600: True, 2300: True, 2700: False},
+                          "virtual": {1600: True, 1900: True, 2100: False},
+                          "worker": {1600: True, 2000: True, 2400: False}})
+    verdict = report.verdicts(runs, {"cores": 2})[0]
+    assert verdict.startswith("jwt-mysql: reactive held the SLO (p99 <= 50 ms) up to 2300/s, between 2300 and 2700/s")
+    assert "10% to 42% ahead of virtual (1900/s, between 1900 and 2100/s)" in verdict
+    assert "not told apart from worker (2000/s, between 2000 and 2400/s)" in verdict
+
+
+def test_rates_that_every_model_held_do_not_name_a_winner():
+    runs = capacity_rows({m: {100: True, 400: True} for m in ("virtual", "worker", "reactive")})
+    verdict = report.verdicts(runs, {"cores": 2})[0]
+    assert "do not tell the models apart" in verdict and "--loads jwt-mysql=search:400" in verdict
