@@ -1,7 +1,8 @@
-"""What the report's template renders: tables as text cells, and the one way numbers are written in them."""
+"""What the report's template renders: sections of tables as text cells, and the one way numbers are written in them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -15,6 +16,24 @@ class Table:
     headers: list[str]
     rows: list[list[str]]
     note: str = ""
+
+
+@dataclass
+class Section:
+    """A part of the report: what it shows (intro), its one-line findings, its table, its charts (HTML only). A
+    folded section is detail: HTML shows it behind <details>. kind names the findings' list (verdicts, findings)."""
+    title: str
+    table: Table | None = None
+    findings: list[str] = field(default_factory=list)
+    charts: list[str] = field(default_factory=list)
+    intro: str = ""
+    folded: bool = False
+    kind: str = "findings"
+
+
+def anchor(title: str) -> str:
+    """A heading's HTML id: 'Executors (article 000): ...' -> 'executors-article-000'."""
+    return re.sub(r"[^a-z0-9]+", "-", title.split(":")[0].lower()).strip("-")
 
 
 def num(v, digits=None) -> str:

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.offline
+from plotly.subplots import make_subplots
 
 from benchlab import footprint, slo, stats, sweeps, table, why
-from benchlab.layout import Table, num
+from benchlab.layout import Section, Table, anchor, num
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
                             app_busy, ideal_latency_s)
 from benchlab.search import Stop
@@ -127,17 +128,20 @@ def lead(best: slo.Capacity, other: slo.Capacity, env: dict) -> str:
     if other_high > best.low:
         return f"not told apart from {other.model} ({interval_text(other, env)})"
     low = best.low / other_high - 1
+    if low <= 0:  # the other model broke at the rate where the best one held: ahead, by how much not measured
+        return f"ahead of {other.model} ({interval_text(other, env)}: it broke at {other_high:g}/s, which " \
+               f"{best.model} held)"
     ahead = f"at least {low:.0%}" if math.isinf(best_high) else f"{low:.0%} to {best_high / other.low - 1:.0%}"
     return f"{ahead} ahead of {other.model} ({interval_text(other, env)})"
 
 
 def capacity_chart(runs: pd.DataFrame) -> list[str]:
     """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers."""
-    caps = [c for c in slo.capacities(runs)]
+    caps = slo.capacities(runs)
     if not caps:
         return []
     fig = go.Figure()
-    for model in sorted({c.model for c in caps}, key=lambda m: (MODELS.index(m.split()[0]), m)):
+    for model in model_order(c.model for c in caps):
         mine = [c for c in caps if c.model == model]
         fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
                              marker={"color": MODEL_COLORS.get(model)},
@@ -273,14 +277,31 @@ def runs_table(med: pd.DataFrame) -> Table:
                  "they depend on what ran before, not on the model.")
 
 
+def knee_runs(runs: pd.DataFrame, caps: list[slo.Capacity]) -> dict[tuple[str, str], pd.Series]:
+    """Per scenario and model, the run at its capacity (its knee): the first repetition that offered that rate."""
+    out = {}
+    for c in caps:
+        at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == "open")
+                  & (runs.load == c.rate)]
+        if c.rate and not at.empty:
+            out[c.scenario, c.model] = at.sort_values("repetition").iloc[0]
+    return out
+
+
+def model_order(models) -> list[str]:
+    return sorted(set(models), key=lambda m: (MODELS.index(m.split()[0]), m))
+
+
 def curves(runs: pd.DataFrame) -> list[str]:
-    """Latency-throughput per scenario: achieved ok req/s against p99, one line per model, the SLO as a line. A
-    scenario measured at one offered rate has no curve: its p99 per model as bars, the SLO beside them."""
+    """Latency-throughput per scenario: achieved ok req/s against p99, one line per model, its knee (the step at its
+    capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99 per model as
+    bars, the SLO beside them."""
     figs = []
     med = median_rows(runs[runs.load_model == "open"])
+    caps = {(c.scenario, c.model): c for c in slo.capacities(runs)}
     for scenario, g in med.groupby("scenario"):
         slo_ms = SCENARIOS[scenario].slo_p99_ms
-        models = sorted(g.model.unique(), key=lambda m: (MODELS.index(m.split()[0]), m))
+        models = model_order(g.model)
         fig = go.Figure()
         if g.load.nunique() == 1:
             rate = g.load.iloc[0]
@@ -295,18 +316,80 @@ def curves(runs: pd.DataFrame) -> list[str]:
         else:
             for model in models:
                 gm = g[g.model == model].sort_values("load")
-                fig.add_trace(go.Scatter(x=gm.ok_rps, y=gm.p99_ms, mode="lines+markers", name=model,
-                                         line={"color": MODEL_COLORS.get(model)},
+                color = MODEL_COLORS.get(model.split()[0])
+                fig.add_trace(go.Scatter(x=gm.ok_rps, y=gm.p99_ms, mode="lines+markers", name=model, legendgroup=model,
+                                         line={"color": color},
                                          text=[f"offered {v:g}/s" for v in gm.load], hovertemplate="%{text}<br>"
                                          "%{x:.0f} ok/s, p99 %{y:.1f} ms"))
+                knee = gm[gm.load == caps[scenario, model].rate] if (scenario, model) in caps else gm.iloc[:0]
+                fig.add_trace(go.Scatter(x=knee.ok_rps, y=knee.p99_ms, mode="markers", name=f"{model} knee",
+                                         legendgroup=model, showlegend=False, hovertemplate="knee: %{x:.0f} ok/s",
+                                         marker={"symbol": "diamond-open", "size": 16, "line": {"width": 2},
+                                                 "color": color}))
             # The SLO as a trace, not an annotated hline: on a log axis plotly places an hline's annotation at 10^y.
             fig.add_trace(go.Scatter(x=[g.ok_rps.min(), g.ok_rps.max()], y=[slo_ms, slo_ms], mode="lines",
                                      name=f"SLO p99 {slo_ms:g} ms", line={"dash": "dot", "color": "#555"}))
-            fig.update_layout(title=f"{scenario}: p99 latency against successful throughput", height=420,
+            fig.update_layout(title=f"{scenario}: p99 latency against successful throughput (diamond: each model's "
+                                    f"knee, the highest rate that held the SLO)", height=420,
                               xaxis_title="successful requests/s (measured window)", yaxis_title="p99 ms (log)",
                               yaxis_type="log", yaxis_tickformat="~g", margin={"t": 50})
         figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
     return figs
+
+
+def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
+    """Per scenario searched or laddered, the run at each model's knee second by second, as Gatling and k6's
+    dashboard draw a run: p50 and p99 latency, and successful requests per second."""
+    knees = knee_runs(runs, slo.capacities(runs))
+    figs = []
+    for scenario in dict.fromkeys(s for s, _ in knees):
+        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=(
+            "latency per second: p99 solid, p50 dotted (ms, log)", "successful requests per second"))
+        for model in model_order(m for s, m in knees if s == scenario):
+            run = knees[scenario, model]
+            w = win[win.tag == run.tag]
+            w = w[(w.t > w.t.min()) & (w.t < w.t.max())]  # whole seconds: k6 starts and stops within the others
+            color = MODEL_COLORS.get(model.split()[0])
+            name = f"{model} at {run.load:g}/s"
+            fig.add_trace(go.Scatter(x=w.t, y=w.p99_ms, mode="lines", name=name, legendgroup=model,
+                                     line={"color": color}, hovertemplate="p99 %{y:.1f} ms"), row=1, col=1)
+            if w.p50_ms.notna().any():
+                fig.add_trace(go.Scatter(x=w.t, y=w.p50_ms, mode="lines", name=f"{name} p50", legendgroup=model,
+                                         showlegend=False, line={"color": color, "dash": "dot"},
+                                         hovertemplate="p50 %{y:.1f} ms"), row=1, col=1)
+            fig.add_trace(go.Scatter(x=w.t, y=w.ok, mode="lines", name=f"{name} ok/s", legendgroup=model,
+                                     showlegend=False, line={"color": color}, hovertemplate="%{y:.0f} ok/s"),
+                          row=2, col=1)
+        fig.update_yaxes(type="log", tickformat="~g", row=1, col=1)
+        fig.update_yaxes(tickformat="~g", rangemode="tozero", row=2, col=1)
+        fig.update_xaxes(title_text="second of the run", row=2, col=1)
+        fig.update_layout(title=f"{scenario}: each model's run at its knee, second by second", height=520,
+                          margin={"t": 80})
+        figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
+    return figs
+
+
+def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
+    """What each model's knee cost: the app's CPU per request, its peak RSS and threads, as bars per scenario."""
+    knees = knee_runs(runs, slo.capacities(runs))
+    if not knees:
+        return []
+    figures = (("app_cpu_ms_per_req", "app CPU ms per request"), ("rss_peak_mb", "app RSS peak, MB"),
+               ("threads_peak", "app threads, peak"))
+    fig = make_subplots(rows=1, cols=len(figures), subplot_titles=[title for _, title in figures])
+    for model in model_order(m for _, m in knees):
+        mine = [(s, r) for (s, m), r in knees.items() if m == model]
+        for col, (column, _) in enumerate(figures, start=1):
+            values = [r[column] if column != "app_cpu_ms_per_req" or app_busy(r.app_cpu_pct) else None
+                      for _, r in mine]
+            fig.add_trace(go.Bar(x=[s for s, _ in mine], y=values, name=model, legendgroup=model,
+                                 showlegend=col == 1, marker={"color": MODEL_COLORS.get(model.split()[0])},
+                                 hovertemplate="%{y:.3~g}"), row=1, col=col)
+    fig.update_yaxes(tickformat="~g", rangemode="tozero")
+    fig.update_layout(title="At each model's knee: CPU per request, memory and threads (RSS and threads are "
+                            "process-wide: one app process serves every model)", barmode="group", height=380,
+                      margin={"t": 80})
+    return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
 def latency_over_time(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
@@ -385,37 +468,73 @@ def setting_text(value) -> str:
     return str(value)
 
 
-def render(out: str) -> dict[str, str]:
-    runs, win, env = table.read(out)
-    runs["variant"] = runs.variant.fillna("")
-    sweep_views = [v for v in (sweeps.executors(runs, win), sweeps.pool_sweep(runs, int(env.get("cores") or 1)),
-                               sweeps.cache(runs, env.get("limits") or {}), sweeps.gateway(runs), sweeps.hold(runs),
-                               sweeps.mixed(runs)) if v is not None]
+DIFFERENCES_INTRO = ("Mean latency per second of each run, resampled in blocks of 5 consecutive seconds within each "
+                     "run (moving-block bootstrap, 2000 resamples); the 95 % interval of the difference against the "
+                     "fastest model at that step. 'X is N % higher than Y' means (X - Y) / Y = N %. When the interval "
+                     "covers zero there is no detectable difference.")
+SHORTFALLS_INTRO = ("Closed-model steps where a model served less than {share} of the ideal throughput (VUs / the "
+                    "ideal latency), with the sampled resource that was busiest there and, where the app was busy, "
+                    "whether the ideal rate fits in the machine at the CPU per request the processes on it used (the "
+                    "app, k6, the downstream service, the database).")
+
+
+def summary(env: dict) -> str:
+    """The command, the planned and actual time, and where k6 ran against the app."""
+    at_most = env.get("planned_seconds_at_most")
+    return (f"Command: {env.get('command_line')}. Load phase (warm-ups and runs): planned {env.get('planned_seconds')} s"
+            + (f" (at most {at_most} s)" if at_most and at_most != env.get("planned_seconds") else "")
+            + f", took {env.get('load_seconds', '(not finished)')} s; wall time "
+            f"{env.get('wall_seconds', '(still running)')} s with start-up (build, database, tokens, app). "
+            f"{env.get('pinning')}.")
+
+
+def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
+    """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
+    experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
+    cores = int(env.get("cores") or 1)
+    sweep_views = {"executors": sweeps.executors(runs, win), "pool-sweep": sweeps.pool_sweep(runs, cores),
+                   "cache": sweeps.cache(runs, env.get("limits") or {}), "gateway": sweeps.gateway(runs),
+                   "hold": sweeps.hold(runs), "mixed": sweeps.mixed(runs)}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(sweeps.label, axis=1)
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
-    context = dict(env=env, complete=env.get("complete", False), near_ideal=f"{NEAR_IDEAL_SHARE:.0%}")
-    # start-up and footprint beside the capacity: the two headline comparisons of runtimes, before the sweeps' detail
+    out = []
+    if (runs.load_model == "open").any():
+        out.append(Section("The answer", findings=verdicts(runs, env), charts=capacity_chart(runs), kind="verdicts"))
+        out.append(Section("Capacity at the SLO", capacity_table(runs, env),
+                           charts=curves(runs) + at_the_knee(runs, win) + resources_at_the_knee(runs)))
     start_up = footprint.footprint_table(env, runs)
-    context["tables"] = ([capacity_table(runs, env)] if (runs.load_model == "open").any() else []) + (
-        [start_up] if start_up else []) + [v[0] for v in sweep_views]
-    context["findings"] = [sentence for v in sweep_views for sentence in v[1]]
-    context["comparisons"] = comparison_sentences(runs, win) if not win.empty else []
+    if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
+        out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
+    for name, view in sweep_views.items():
+        if view is not None:
+            out.append(Section(view[0].title, view[0], view[1],
+                               latency_over_time(runs, win) if name == "executors" else []))
     med = median_rows(runs) if not runs.empty else None
-    context["shortfalls"] = shortfalls(med, int(env.get("cores") or 1)) if med is not None else []
-    context["steps"] = runs_table(med) if med is not None else None
-    context["settings"] = [limits_table(env), settings_table(env)]
-    context["verdicts"] = verdicts(runs, env) if (runs.load_model == "open").any() else []
+    if med is not None and (short := shortfalls(med, cores)):
+        out.append(Section("Short of the ideal", findings=short,
+                           intro=SHORTFALLS_INTRO.format(share=f"{NEAR_IDEAL_SHARE:.0%}")))
+    out.append(Section("Differences, with their uncertainty", findings=comparison_sentences(runs, win)
+                       if not win.empty else [], intro=DIFFERENCES_INTRO, folded=True))
+    for tb in ([runs_table(med)] if med is not None else []) + [limits_table(env), settings_table(env)]:
+        out.append(Section(tb.title, tb, folded=True))
+    return out
+
+
+def render(out: str) -> dict[str, str]:
+    runs, win, env = table.read(out)
+    runs["variant"] = runs.variant.fillna("")
+    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.get("complete") else
+                   f"WARNING: this benchmark did not complete ({'; '.join(env.get('failures') or []) or 'interrupted or failed'}); "
+                   f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    templates.filters["anchor"] = anchor
     template = templates.get_template("report.j2")
-    md = template.render(fmt="md", charts=[], headline_charts=[], **context)
-    charts = (curves(runs) + latency_over_time(runs, win)) if not runs.empty else []
-    html = template.render(fmt="html", charts=charts + warmup_curves(env), headline_charts=capacity_chart(runs),
-                           plotlyjs=plotly.offline.get_plotlyjs(), **context)
-    return {"md": md, "html": html}
+    return {"md": template.render(fmt="md", **context),
+            "html": template.render(fmt="html", plotlyjs=plotly.offline.get_plotlyjs(), **context)}
 
 
 def write_report(out: str) -> None:

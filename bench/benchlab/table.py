@@ -9,10 +9,12 @@ import os
 import pandas as pd
 
 from benchlab.model import RunRow
+from benchlab.windows import PER_SECOND
 
 RESULTS_CSV = "results.csv"
 WINDOWS_CSV = "windows.csv"
 RESULTS_JSON = "results.json"
+WINDOW_COLUMNS = ["tag", "t", *PER_SECOND]
 
 
 def write(out: str, rows: list[RunRow], env: dict) -> None:
@@ -32,8 +34,7 @@ def append_windows(out: str, tag: str, per_second: pd.DataFrame) -> None:
         return
     df = per_second.assign(tag=tag, t=per_second["t"] - per_second["t"].min())
     path = os.path.join(out, WINDOWS_CSV)
-    df[["tag", "t", "requests", "ok", "mean_ms", "p99_ms"]].to_csv(path, mode="a", index=False,
-                                                                     header=not os.path.isfile(path))
+    df[WINDOW_COLUMNS].to_csv(path, mode="a", index=False, header=not os.path.isfile(path))
 
 
 def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
@@ -45,6 +46,8 @@ def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         if f.name not in runs:  # a table written by an older bench: the figure was not recorded
             runs[f.name] = None
     wpath = os.path.join(out, WINDOWS_CSV)
-    win = pd.read_csv(wpath) if os.path.isfile(wpath) else pd.DataFrame(
-        columns=["tag", "t", "requests", "ok", "mean_ms", "p99_ms"])
+    win = pd.read_csv(wpath) if os.path.isfile(wpath) else pd.DataFrame(columns=WINDOW_COLUMNS)
+    for column in WINDOW_COLUMNS:
+        if column not in win:  # written by an older bench (no p50 per second)
+            win[column] = None
     return runs, win, env

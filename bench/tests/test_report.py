@@ -37,8 +37,24 @@ def test_html_has_the_same_tables_and_plotly_once_under_5_mb(rendered):
     assert len(html.encode()) < 5 * 2**20
     assert html.count("<script>") - html.count("Plotly.newPlot") <= 1  # the library once, then one call per chart
     assert "<script src=" not in html  # offline: nothing loaded from elsewhere
-    for title in ("Capacity at the SLO", "Every step", "Limits in force", "Settings and machine"):
-        assert f"<h2>{title}</h2>" in html
+    assert '<h2 id="capacity-at-the-slo">Capacity at the SLO</h2>' in html
+
+
+def test_html_folds_the_detail_and_its_contents_link_every_section(rendered):
+    html = rendered["html"]
+    for title in ("Differences, with their uncertainty", "Every step", "Limits in force", "Settings and machine"):
+        assert f"<summary>{title}</summary>" in html
+        assert f"<h2 id=\"{report.anchor(title)}\">" not in html
+    links = re.findall(r'<a href="#([^"]+)">', html)
+    assert links[:2] == ["capacity-at-the-slo", "executors-article-000"] and len(links) == 8
+    for target in links:
+        assert f'id="{target}"' in html
+
+
+def test_each_article_section_opens_with_its_finding_then_its_table(rendered):
+    md = rendered["md"]
+    section = md[md.index("## Executors (article 000)"):md.index("## Connection-pool sweep")]
+    assert section.index("- At 150 users worker (article-small) reaches 3.0%") < section.index("| load | model |")
 
 
 def test_every_percent_statement_matches_its_numbers(rendered):
@@ -138,3 +154,11 @@ def test_rates_that_every_model_held_do_not_name_a_winner():
     runs = capacity_rows({m: {100: True, 400: True} for m in ("virtual", "worker", "reactive")})
     verdict = report.verdicts(runs, {"cores": 2})[0]
     assert "do not tell the models apart" in verdict and "--loads jwt-mysql=search:400" in verdict
+
+
+def test_each_core_scenario_shows_its_knees_second_by_second_and_what_they_cost(rendered):
+    html = rendered["html"]
+    for scenario in ("jwt-mysql", "aggregate"):
+        assert f"{scenario}: each model's run at its knee, second by second" in html
+        assert f"{scenario}: p99 latency against successful throughput (diamond: each model's knee" in html
+    assert "At each model's knee: CPU per request, memory and threads" in html

@@ -19,11 +19,16 @@ SCREENSHOT = os.path.join(os.path.dirname(__file__), "..", "..", "target", "repo
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-# Per chart: each axis' type and range as drawn, and the data it shows (numbers only: a bar chart's x is categories).
+# Per chart, per axis (a chart of subplots has several: xaxis, xaxis2, ...): its type and range as drawn, and the data
+# of the traces drawn on it (numbers only: a bar chart's x is categories).
 CHARTS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(el => {
-  const axis = a => ({type: el._fullLayout[a].type, range: el._fullLayout[a].range});
-  const values = k => el._fullData.flatMap(t => Array.from(t[k] || [])).filter(v => typeof v === 'number');
-  return {title: el._fullLayout.title.text, x: axis('xaxis'), y: axis('yaxis'), xs: values('x'), ys: values('y')};
+  const axes = Object.keys(el._fullLayout).filter(k => /^[xy]axis\\d*$/.test(k)).map(name => {
+    const id = name[0] + name.slice(5), k = name[0];
+    const values = el._fullData.filter(t => (t[k + 'axis'] || k) === id)
+      .flatMap(t => Array.from(t[k] || [])).filter(v => typeof v === 'number');
+    return {name, type: el._fullLayout[name].type, range: el._fullLayout[name].range, values};
+  });
+  return {title: el._fullLayout.title.text, axes};
 })"""
 # Tables wider than the page, and whether an ancestor scrolls them; and how wide the page itself became.
 WIDE_TABLES = """() => [...document.querySelectorAll('table')].filter(t => t.getBoundingClientRect().width > innerWidth)
@@ -76,8 +81,8 @@ def test_every_chart_is_drawn_with_finite_axes_bounded_by_its_data(page_seen):
     charts = page_seen["charts"]
     assert len(charts) == page_seen["chart_count"] > 0
     for chart in charts:
-        for axis, values in (("x", chart["xs"]), ("y", chart["ys"])):
-            drawn = chart[axis]
+        for drawn in chart["axes"]:
+            values, axis = drawn["values"], drawn["name"]
             if drawn["type"] == "category" or not values:
                 continue
             low, high = drawn["range"]
@@ -87,7 +92,8 @@ def test_every_chart_is_drawn_with_finite_axes_bounded_by_its_data(page_seen):
                 assert data_low - 1 <= low and high <= data_high + 1, (chart["title"], axis, drawn, data_high)
             else:
                 span = max(max(values) - min(values), abs(max(values)) * 0.1, 1)
-                assert min(values) - span <= low and high <= max(values) + span, (chart["title"], axis, drawn)
+                # from zero at the lowest (bars start there), to a span above the data at the highest
+                assert min(min(values), 0) - span <= low and high <= max(values) + span, (chart["title"], axis, drawn)
                 assert high - low >= span / 2, (chart["title"], axis, drawn)  # not a hair's width around one value
 
 

@@ -67,6 +67,7 @@ def test_per_second_windows():
     req = pd.DataFrame({"t_ms": [1000, 1500, 2000], "t": [1, 1, 2], "ms": [2.0, 4.0, 10.0], "ok": [True, False, True], "status": [200, 500, 200]})
     w = windows.per_second(req)
     assert list(w.requests) == [2, 1] and list(w.ok) == [1, 1] and list(w.mean_ms) == [3.0, 10.0]
+    assert list(w.p50_ms) == [3.0, 10.0] and list(w.columns) == ["t", *windows.PER_SECOND]
 
 
 def test_empty_run():
