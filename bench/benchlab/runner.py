@@ -12,7 +12,7 @@ import dataclasses
 import itertools
 
 from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, why, windows
-from benchlab.model import SCENARIOS, Load, PlannedRun, RunRow, script_of, variant_of
+from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.search import Search, SearchSettings
 from benchlab.wording import duration
@@ -35,7 +35,9 @@ def counter_rate(rows, column) -> float | None:
 def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
     timeout = SCENARIOS[run.scenario].k6_timeout_s or args.timeout
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
-           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(timeout)}s"}
+           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(timeout)}s",
+           # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
+           "P99_MS": f"{SCENARIOS[run.scenario].slo_p99_ms:g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
     if run.load.kind == "open":
         env["RATE"] = f"{run.load.value:g}"
         if args.max_vus:

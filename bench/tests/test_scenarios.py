@@ -51,3 +51,35 @@ def test_live_turns_on_k6s_web_dashboard_for_every_run():
     assert k6_env("http://127.0.0.1:21100", run, 8, args, None)["K6_WEB_DASHBOARD"] == "true"
     args.live = False
     assert "K6_WEB_DASHBOARD" not in k6_env("http://127.0.0.1:21100", run, 8, args, None)
+
+
+def test_k6_judges_each_run_by_the_scenarios_slo():
+    from benchlab.runner import k6_env
+    from benchlab.model import SLO_MAX_BAD_SHARE, PlannedRun
+
+    class Args:
+        timeout, users, max_vus, live = 5, 2000, None, False
+
+    for scenario in SCENARIOS.values():
+        run = PlannedRun(1, "jvm", scenario.name, Load("open", 100), 1, "virtual", 8, scenario.variants[0].name)
+        env = k6_env("http://127.0.0.1:21100", run, 8, Args(), None)
+        assert float(env["P99_MS"]) == scenario.slo_p99_ms and float(env["MAX_ERROR_RATE"]) == SLO_MAX_BAD_SHARE
+
+
+def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_it():
+    """By hand (k6 run k6/aggregate.js) a script judges with its own default: the bench's SLO, not a looser number."""
+    import os
+    import re
+    from benchlab.model import script_of
+    from benchlab.services import ROOT
+
+    checked = set()
+    for scenario in SCENARIOS.values():
+        for variant in scenario.variants:
+            script = script_of(scenario.name, variant.name)
+            with open(os.path.join(ROOT, "k6", script)) as f:
+                default = re.search(r"^  p99: (.+?),", f.read(), flags=re.M).group(1)
+            if default.isdigit():  # hold.js: HOLD_MS + 1000, the SLO at the default hold of 10 s
+                assert float(default) == scenario.slo_p99_ms, (scenario.name, variant.name, script)
+                checked.add(script)
+    assert len(checked) >= 6

@@ -21,8 +21,8 @@ export function seconds(duration) {
 export let runParameters = {};
 
 // preset: this script's defaults, e.g. { rate: 100, vus: 50, duration: '30s', latency: 0.01,
-// p95: 2000, p99: 5000 }, where latency is the expected seconds per request, used only to size
-// the VU pool of the open model.
+// p99: 50 }, where latency is the expected seconds per request, used only to size the VU pool of
+// the open model, and p99 the scenario's SLO in ms (see thresholds below).
 export function loadOptions(prefix, preset) {
   const models = selectedModels();
   const loadModel = env('LOAD_MODEL', 'open').toLowerCase();
@@ -91,10 +91,11 @@ export function loadOptions(prefix, preset) {
   };
 }
 
-// Loose defaults: this runs on a shared 2-core machine. Tighten them with the env when comparing.
+// The SLO as thresholds: p99 under P99_MS and failed requests at most MAX_ERROR_RATE, per model. bench/run passes
+// its own SLO for the scenario in both (bench/benchlab/model.py), and each script's default p99 is that same number,
+// so a run by hand and the bench judge alike. A smoke run is a few requests: no latency threshold.
 function thresholds(models, preset) {
-  const maxErrorRate = envNumber('MAX_ERROR_RATE', 0.01);
-  const p95 = envInt('P95_MS', preset.p95);
+  const maxErrorRate = envNumber('MAX_ERROR_RATE', 0.001);
   const p99 = envInt('P99_MS', preset.p99);
   const minChecks = envNumber('MIN_CHECK_RATE', 0.99);
   const t = {
@@ -105,7 +106,7 @@ function thresholds(models, preset) {
   };
   for (const model of models) {
     t[`http_req_failed{model:${model}}`] = [`rate<=${maxErrorRate}`];
-    t[`http_req_duration{model:${model}}`] = [`p(95)<${p95}`, `p(99)<${p99}`];
+    t[`http_req_duration{model:${model}}`] = SMOKE ? ['max>=0'] : [`p(99)<${p99}`];
     t[`checks{model:${model}}`] = [`rate>=${minChecks}`];
     // Always true, as above: they put the per-model counts and rates into the summary.
     t[`http_reqs{model:${model}}`] = ['count>=0'];
