@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.doAnswer;
 
-import io.concurrencylab.reactive.ReactiveUserRepository;
 import io.concurrencylab.tokens.Tokens;
+import io.concurrencylab.user.ReactiveUserRepository;
 import io.concurrencylab.user.UserRepository;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.mockito.InjectSpy;

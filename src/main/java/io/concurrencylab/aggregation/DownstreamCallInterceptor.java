@@ -1,5 +1,6 @@
 package io.concurrencylab.aggregation;
 
+import io.concurrencylab.error.DownstreamFailures;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;

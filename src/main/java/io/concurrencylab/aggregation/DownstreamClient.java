@@ -1,5 +1,6 @@
 package io.concurrencylab.aggregation;
 
+import io.concurrencylab.error.DownstreamFailures;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

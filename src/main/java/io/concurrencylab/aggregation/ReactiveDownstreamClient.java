@@ -1,5 +1,6 @@
 package io.concurrencylab.aggregation;
 
+import io.concurrencylab.error.DownstreamFailures;
 import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

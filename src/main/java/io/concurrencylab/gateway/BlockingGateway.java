@@ -1,7 +1,7 @@
 package io.concurrencylab.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.concurrencylab.aggregation.DownstreamFailures;
+import io.concurrencylab.error.DownstreamFailures;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.function.Function;
 import org.jboss.resteasy.reactive.RestResponse;

@@ -1,9 +1,6 @@
-package io.concurrencylab.reactive;
+package io.concurrencylab.user;
 
 import io.concurrencylab.error.DatabaseFailures;
-import io.concurrencylab.user.User;
-import io.concurrencylab.user.UserRepository;
-import io.concurrencylab.user.UserView;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;

@@ -1,4 +1,4 @@
-package io.concurrencylab.reactive;
+package io.concurrencylab.report;
 
 import static io.concurrencylab.report.ReportQueries.CITY_AVERAGE_AGE;
 import static io.concurrencylab.report.ReportQueries.CITY_USERS;
@@ -9,8 +9,6 @@ import static io.concurrencylab.report.ReportQueries.REPORTS_BEFORE;
 import static io.concurrencylab.report.ReportQueries.SAME_AGE;
 
 import io.concurrencylab.error.DatabaseFailures;
-import io.concurrencylab.report.Report;
-import io.concurrencylab.report.UserReport;
 import io.concurrencylab.user.User;
 import io.concurrencylab.user.UserRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;

@@ -1,8 +1,6 @@
-package io.concurrencylab.aggregation;
+package io.concurrencylab.error;
 
 import com.fasterxml.jackson.core.JacksonException;
-import io.concurrencylab.error.ErrorCode;
-import io.concurrencylab.error.ServiceException;
 import io.vertx.core.VertxException;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
@@ -18,7 +16,7 @@ public final class DownstreamFailures {
     }
 
     /** The downstream answered with an error status (the clients' {@code @ClientExceptionMapper}). */
-    static ServiceException fromStatus(Response response) {
+    public static ServiceException fromStatus(Response response) {
         int status = response.getStatus();
         if (status == 404) {
             return new ServiceException(ErrorCode.USER_NOT_FOUND, "The downstream service knows no such user");
