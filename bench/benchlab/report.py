@@ -135,8 +135,9 @@ def lead(best: slo.Capacity, other: slo.Capacity, env: dict) -> str:
     return f"{ahead} ahead of {other.model} ({interval_text(other, env)})"
 
 
-def capacity_chart(runs: pd.DataFrame) -> list[str]:
-    """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers."""
+def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
+    """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers; a capacity no rate
+    was seen to break above is labelled ">= N"."""
     caps = slo.capacities(runs)
     if not caps:
         return []
@@ -144,11 +145,13 @@ def capacity_chart(runs: pd.DataFrame) -> list[str]:
     for model in model_order(c.model for c in caps):
         mine = [c for c in caps if c.model == model]
         fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
-                             marker={"color": MODEL_COLORS.get(model)},
+                             text=[f"{'>= ' if unbounded(c, env) else ''}{c.rate:,.0f}" for c in mine],
+                             textposition="inside", marker={"color": MODEL_COLORS.get(model.split()[0])},
                              error_y={"type": "data", "symmetric": False, "array": [c.high - c.rate for c in mine],
                                       "arrayminus": [c.rate - c.low for c in mine]},
                              hovertemplate="%{y:.0f}/s"))
-    fig.update_layout(title="Capacity at the SLO per model (requests/s; whiskers: the interval)", barmode="group",
+    fig.update_layout(title="Capacity at the SLO per model (requests/s; whiskers: the interval; >=: no rate above it "
+                            "broke the SLO)", barmode="group",
                       height=380, yaxis_title="requests/s", yaxis_tickformat="~g", margin={"t": 50})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
@@ -502,7 +505,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
         runs["model"] = runs.model + " (" + runs.runtime + ")"
     out = []
     if (runs.load_model == "open").any():
-        out.append(Section("The answer", findings=verdicts(runs, env), charts=capacity_chart(runs), kind="verdicts"))
+        out.append(Section("The answer", findings=verdicts(runs, env), charts=capacity_chart(runs, env), kind="verdicts"))
         out.append(Section("Capacity at the SLO", capacity_table(runs, env),
                            charts=curves(runs) + at_the_knee(runs, win) + resources_at_the_knee(runs)))
     start_up = footprint.footprint_table(env, runs)
