@@ -12,9 +12,15 @@ RESTART_S = 35.0  # measured here: the wait for a drain that does not come, stop
 APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
 
 
-def measured_steps(run: PlannedRun) -> int:
-    """Runs a planned run stands for: a capacity search at most its step budget, anything else one."""
-    return SearchSettings(run.load.value).max_steps if run.load.kind == "search" else 1
+# Steps a capacity search usually takes per model: 4 to 7 measured here (x2 to the breach, then two or three bisections).
+USUAL_SEARCH_STEPS = 6
+
+
+def measured_steps(run: PlannedRun, upper_bound: bool = False) -> int:
+    """Runs a planned run stands for: a capacity search its usual steps (at most its step budget), anything else one."""
+    if run.load.kind != "search":
+        return 1
+    return SearchSettings(run.load.value).max_steps if upper_bound else USUAL_SEARCH_STEPS
 
 
 def expected_restart(run: PlannedRun) -> bool:
@@ -39,14 +45,15 @@ class Plan:
         """The load phase: every run and warm-up with its measured fixed overhead, and a restart after every run
         expected to starve the worker pool; the report prints the planned and the actual figure. Expected: without
         the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
-        repetition); upper bound: with every run. A capacity search counts as its whole step budget in both."""
+        repetition) and a capacity search at its usual steps; upper bound: with every run, a search at its step
+        budget."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
-        return (sum(self.run_seconds(r) for r in runs)
+        return (sum(self.run_seconds(r, upper_bound) for r in runs)
                 + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
 
-    def run_seconds(self, run: PlannedRun) -> float:
-        """What one planned run costs: its steps (a search: its budget), their overhead and an expected restart."""
-        return measured_steps(run) * (run.seconds + self.cooldown_s + RUN_OVERHEAD_S
+    def run_seconds(self, run: PlannedRun, upper_bound: bool = False) -> float:
+        """What one planned run costs: its steps, their overhead and an expected restart."""
+        return measured_steps(run, upper_bound) * (run.seconds + self.cooldown_s + RUN_OVERHEAD_S
                                       + (self.restart_s(run) if expected_restart(run) else 0))
 
     def seconds_left(self, after: PlannedRun) -> float:

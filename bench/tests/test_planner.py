@@ -1,5 +1,7 @@
 from benchlab.model import MODELS, Load, PlannedRun
-from benchlab.planner import RESTART_S, RUN_OVERHEAD_S, expected_restart, expected_skip, make_plan
+from benchlab.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
+                              make_plan)
+from benchlab.search import SearchSettings
 
 
 def plan(reps=3):
@@ -110,3 +112,11 @@ def test_the_time_left_after_a_run_is_what_the_later_runs_cost():
                   ["virtual", "reactive"], 1, 8, 5, 1)
     per_run = 8 + 1 + RUN_OVERHEAD_S
     assert [p.seconds_left(r) for r in p.runs] == [3 * per_run, 2 * per_run, per_run, 0]
+
+
+def test_a_search_is_planned_at_its_usual_steps_and_at_most_its_step_budget():
+    plan = make_plan(["jvm"], ["jwt-mysql"], {"jwt-mysql": [Load("search", 1000)]}, ["virtual", "reactive"], 1, 6, 5, 1)
+    step = 6 + 1 + RUN_OVERHEAD_S
+    warmups = 2 * (5 + RUN_OVERHEAD_S)
+    assert plan.planned_seconds() == 2 * USUAL_SEARCH_STEPS * step + warmups
+    assert plan.planned_seconds(upper_bound=True) == 2 * SearchSettings(1000).max_steps * step + warmups
