@@ -12,6 +12,8 @@ import io.restassured.http.ContentType;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -46,13 +48,16 @@ class WorkerPoolStarvationTest {
     @Test
     void theSaturationRouteShowsTheQueueOfAStarvedPool() {
         assertEquals(0, workerQueue(saturation()));
-        CompletableFuture<Integer> starved = CompletableFuture.supplyAsync(
-                () -> given().when().get("/worker/users/6/aggregate").statusCode());
-        try {
-            Awaitility.await().atMost(Duration.ofMillis(1400)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> workerQueue(saturation()) >= 1);
-        } finally {
-            assertEquals(504, starved.join());
+        // A client of its own, not the common pool (see DownstreamPoolWaitTest).
+        try (ExecutorService client = Executors.newSingleThreadExecutor()) {
+            CompletableFuture<Integer> starved = CompletableFuture.supplyAsync(
+                    () -> given().when().get("/worker/users/6/aggregate").statusCode(), client);
+            try {
+                Awaitility.await().atMost(Duration.ofMillis(1400)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> workerQueue(saturation()) >= 1);
+            } finally {
+                assertEquals(504, starved.join());
+            }
         }
     }
 
