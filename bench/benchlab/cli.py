@@ -9,28 +9,29 @@ import time
 
 from benchlab import footprint, runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
-from benchlab.planner import make_plan, start_up_seconds
+from benchlab.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.procs import log
 from benchlab.services import ROOT
 from benchlab.wording import duration
 
 PRESETS = {
-    # The two core cases on a fixed ladder of arrival rates, 3 interleaved repetitions. The aggregate ladder goes past
-    # the worker pool's starvation point (each aggregation holds 1 worker thread and needs 2 more for its branches)
-    # and up to 1,000 requests in flight (1,600/s x 0.6 s); then article 000's 150 users and 1,000 users, closed model.
-    # The articles' other experiments (executors, pool-sweep, cache) are selected with --scenarios.
+    # The two core cases by a capacity search per model (search.py), 3 interleaved repetitions for the interval; then
+    # article 000's 150 users and 1,000 users, closed model. The articles' other experiments (executors, pool-sweep,
+    # cache) are selected with --scenarios.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
                     scenarios=("jwt-mysql", "aggregate"),
-                    loads={"jwt-mysql": "200,400,800,1600", "aggregate": "100,200,400,800,1600,vus:150,vus:1000",
+                    loads={"jwt-mysql": "search:800", "aggregate": "search:100,vus:150,vus:1000",
                            "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
                            "cache": "vus:150,200,800", "gateway": "vus:16,vus:100,200,400,800,1600",
                            "hold": "vus:1000,vus:5000,vus:10000", "mixed": "50,100,200,400,800"},
                     variants={"hold": ["10s"]}, cold_starts=5, warmup_curve=60),
-    # CI and first-time users: every scenario and model at two rates, one repetition; the executor and pool sweeps
-    # at the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
-    "quick": dict(users=2_000, warmup=5, duration=8, repeat=1, timeout=5, cooldown=1, pointselect=3,
+    # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
+    # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
+    # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
+    # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
+    "quick": dict(users=2_000, warmup=5, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
                   scenarios=tuple(SCENARIOS),
-                  loads={"jwt-mysql": "100,400", "aggregate": "30,150", "executors": "vus:150",
+                  loads={"jwt-mysql": "search:500", "aggregate": "search:100", "executors": "vus:150",
                          "pool-sweep": "vus:50", "cache": "vus:50", "gateway": "vus:16",
                          "hold": "vus:200", "mixed": "100"},
                   variants={"executors": ["", "article-small"],
@@ -49,8 +50,10 @@ def parse_loads(text):
             raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50) or search:START (search:100)")
         kind = {"vus": "closed", "search": "search"}.get(m.group(1), "open")
         levels.append(Load(kind, float(m.group(2))))
-    if any(level.kind == "search" for level in levels) and len(levels) > 1:
-        raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the rates itself, alone")
+    kinds = [level.kind for level in levels]
+    if "search" in kinds and (kinds.count("search") > 1 or "open" in kinds):
+        raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the arrival rates itself: one search, "
+                         f"beside closed-model levels (vus:N) only")
     if not levels:
         raise SystemExit("no load levels given")
     return levels
@@ -212,8 +215,12 @@ def main(argv):
         from benchlab import runner
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown, args.variants)
-        log(f"plan: {len(plan.runs)} measured runs of {args.duration:.0f} s and {plan.warmups} warm-ups of "
-            f"{args.warmup:.0f} s; planned load phase {duration(plan.planned_seconds())}, at most "
+        searches = sum(r.load.kind == "search" for r in plan.runs)
+        runs = len(plan.runs) - searches
+        log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
+                                             f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")
+            + f" of {args.duration:.0f} s, {plan.warmups} warm-ups of {args.warmup:.0f} s; planned load phase "
+            f"{duration(plan.planned_seconds())}, at most "
             f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
             f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
             f"if needed, database, tokens, app)")

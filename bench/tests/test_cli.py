@@ -1,6 +1,7 @@
 import pytest
 
 from benchlab import cli
+from benchlab.model import Load
 from benchlab.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
 
 
@@ -35,3 +36,23 @@ def test_the_start_up_measurement_is_planned_per_runtime():
     assert start_up_seconds(2, 5, 60) == 2 * (5 * APP_START_S + 60 + RUN_OVERHEAD_S)
     assert start_up_seconds(1, 5, 0) == 5 * APP_START_S
     assert start_up_seconds(3, 0, 0) == 0
+
+
+@pytest.mark.parametrize("argv", [["--quick"], []], ids=["quick", "default"])
+def test_both_presets_search_each_models_capacity_on_the_core_cases(argv):
+    args = cli.parse_args(argv)
+    for scenario in ("jwt-mysql", "aggregate"):
+        assert [level.kind for level in args.load_levels[scenario] if level.kind != "closed"] == ["search"]
+
+
+def test_the_default_preset_repeats_the_search_and_keeps_the_articles_closed_steps():
+    args = cli.parse_args([])
+    assert args.repeat == 3
+    assert cli.parse_loads(cli.PRESETS["default"]["loads"]["aggregate"])[1:] == [Load("closed", 150),
+                                                                                Load("closed", 1000)]
+
+
+@pytest.mark.parametrize("text", ["search:100,200", "search:100,search:200"])
+def test_a_search_is_alone_among_open_rates(text):
+    with pytest.raises(SystemExit, match="one search"):
+        cli.parse_loads(text)
