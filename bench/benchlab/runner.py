@@ -328,12 +328,13 @@ class Bench:
                         os.path.join(self.logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
         rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
                           base_image=args.base_image)
-        rts = [runtimes.make(r, rt_options) for r in args.runtimes]
+        rts = [runtimes.make(r, rt_options, args.jdk_runtimes.get(r)) for r in args.runtimes]
         jfr_dir = os.path.join(self.logs, "jfr")
         for rt in rts:
-            rt.check(ROOT, java_home)
-            self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, java_home, self.logs),
-                                                                     limits=rt.limits())
+            home = rt.java_home or java_home
+            rt.check(ROOT, home)
+            self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, home, self.logs),
+                                                                     limits=rt.limits(), java_home=home)
         # the report's start-up table says why a native runtime has no row of figures
         self.env["native_executables"] = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
         if args.flamegraph:
@@ -346,19 +347,20 @@ class Bench:
         base_url = f"http://127.0.0.1:{args.port}"
         for rt in rts:
             info = self.env["runtime_info"][rt.name]
+            home = rt.java_home or java_home  # the app's JDK; the services and the tools run on the bench's
             if args.cold_starts:
-                info["cold_starts"] = self.cold_starts(rt, java_home, props, child_env, tokens_file)
+                info["cold_starts"] = self.cold_starts(rt, home, props, child_env, tokens_file)
             # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
             if isinstance(rt, runtimes.JvmRuntime):
                 if rt.records_jfr:  # the app on the host JVM only
                     rt.jvm_args.append(pinned.jvm_option(jfr_dir))
                 if args.flamegraph:
                     rt.jvm_args.append(profiler.JVM_OPTION)
-            app, first = self.start_app(rt, java_home, props, child_env, tokens_file, f"app-{rt.name}.log")
+            app, first = self.start_app(rt, home, props, child_env, tokens_file, f"app-{rt.name}.log")
             probe = rt.probe(app)
             log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
             info.update(first_request_s=round(first, 2), probe=probe.describe(),
-                        quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, java_home))
+                        quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
             warnings = rt.start_warnings(app)
             if warnings:
                 info["start_warnings"] = warnings
@@ -387,14 +389,14 @@ class Bench:
                 # another app configuration, or a model that gets an app of its own: a fresh app for the block
                 if block_props != app_props or SCENARIOS[block[0].scenario].app_per_model:
                     self.pm.stop(app)
-                    app, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
+                    app, _ = self.start_app(rt, home, block_props, child_env, tokens_file,
                                             f"app-{rt.name}-{variant or 'default'}.log")
                     probe, app_props = rt.probe(app), block_props
                     log(f"app ({rt.name}) restarted for {block[0].scenario} {variant} {block[0].model}: pid {app.pid}")
                 self.warm_up(app, block[0], base_url, tokens_file, "warmup")
 
-                def restart(n, rt=rt, block_props=block_props):
-                    proc, _ = self.start_app(rt, java_home, block_props, child_env, tokens_file,
+                def restart(n, rt=rt, home=home, block_props=block_props):
+                    proc, _ = self.start_app(rt, home, block_props, child_env, tokens_file,
                                              f"app-{rt.name}-restart{n}.log")
                     return proc, rt.probe(proc)
 

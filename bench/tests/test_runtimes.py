@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -92,3 +93,36 @@ def test_the_jvm_reporting_an_unusable_cache_is_a_start_warning(tmp_path):
 def test_only_the_plain_jvm_records_jfr_because_the_aot_cache_refuses_the_jfr_module():
     assert runtimes.make("jvm", {}).records_jfr
     assert not runtimes.make("jvm-aot", {}).records_jfr
+
+
+def java_executable(home):
+    (Path(home) / "bin").mkdir()
+    (Path(home) / "bin" / "java").write_text("#!/bin/sh\n")
+    os.chmod(Path(home) / "bin" / "java", 0o755)
+    return home
+
+
+def test_each_jdk_is_a_runtime_of_its_own_named_after_its_feature_version(tmp_path):
+    from benchlab import cli
+    home = java_executable(jdk(tmp_path, "21.0.8"))
+    args = cli.parse_args(["--quick", "--jdk", f"{home},25", "--runtime", "jvm,jvm-aot"])
+    assert args.runtimes == ["jvm-jdk21", "jvm-aot-jdk21", "jvm-jdk25", "jvm-aot-jdk25"]
+    rt = runtimes.make("jvm-jdk21", {}, args.jdk_runtimes["jvm-jdk21"])
+    assert (rt.name, rt.java_home) == ("jvm-jdk21", home) and isinstance(rt, runtimes.JvmRuntime)
+    assert rt.command("/repo", rt.java_home, 19100, {})[0] == f"{home}/bin/java"
+
+
+def test_jvm_aot_on_a_jdk_before_25_is_refused_as_on_the_benchs_own(tmp_path):
+    home = java_executable(jdk(tmp_path, "21.0.8"))
+    rt = runtimes.make("jvm-aot-jdk21", {}, ("jvm-aot", 21, home))
+    with pytest.raises(RuntimeError, match="needs a JDK 25 or newer"):
+        rt.check(packaged(tmp_path / "repo", "quarkus-run.jar", "app.aot"), rt.java_home)
+
+
+@pytest.mark.parametrize("argv", [["--jdk", "21", "--runtime", "container-jvm"], ["--jdk", "/nowhere"],
+                                  ["--jdk", "21", "--target", "http://10.0.0.5:8080"]])
+def test_a_jdk_the_bench_cannot_run_is_refused_in_one_line(argv, capsys):
+    from benchlab import cli
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--quick", *argv])
+    assert "--jdk" in capsys.readouterr().err
