@@ -12,7 +12,7 @@ RESTART_S = 35.0  # measured here: the wait for a drain that does not come, stop
 APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
 
 
-# Steps a capacity search usually takes per model: 4 to 7 measured here (x2 to the breach, then two or three bisections).
+# Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
 USUAL_SEARCH_STEPS = 6
 
 

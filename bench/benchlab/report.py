@@ -312,8 +312,8 @@ def model_order(models) -> list[str]:
 
 def curves(runs: pd.DataFrame) -> list[str]:
     """p99 against the offered arrival rate per scenario, one line per model (the achieved rate in the hover), its knee
-    (the step at its capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99 per model as
-    bars, the SLO beside them."""
+    (the step at its capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99
+    per model as bars, the SLO beside them."""
     figs = []
     med = median_rows(runs[runs.load_model == "open"])
     caps = {(c.scenario, c.model): c for c in slo.capacities(runs)}
@@ -325,7 +325,8 @@ def curves(runs: pd.DataFrame) -> list[str]:
             rate = g.load.iloc[0]
             for model in models:
                 gm = g[g.model == model]
-                fig.add_trace(go.Bar(x=[model], y=gm.p99_ms, name=model, marker={"color": MODEL_COLORS.get(model)},
+                fig.add_trace(go.Bar(x=[model], y=gm.p99_ms, name=model,
+                                     marker={"color": MODEL_COLORS.get(model.split()[0])},
                                      hovertemplate="p99 %{y:.1f} ms"))
             fig.add_trace(go.Scatter(x=models, y=[slo_ms] * len(models), mode="lines", name=f"SLO p99 {slo_ms:g} ms",
                                      line={"dash": "dot", "color": "#555"}))
