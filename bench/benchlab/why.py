@@ -54,26 +54,34 @@ def threshold(rule: Rule, cores: int) -> float:
     return float(rule.level_name)
 
 
-def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
-    """(score, rule, value) of every rule over its level, highest score first."""
-    hits = []
+def scores(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
+    """(score, rule, value) of every sampled rule, score = value / level, highest first."""
+    out = []
     for rule in RULES:
         v = row.get(rule.column)
         if v is None or v != v:  # missing or NaN: not sampled (e.g. --target without access to the process)
             continue
-        score = v / threshold(rule, cores)
         if rule.column == "metrics_missed_pct" and (row.get("app_cpu_pct") or 0) >= 90.0 * cores:
             continue  # a CPU-bound app misses scrapes too; that is the CPU rule's case
-        if score >= 1:
-            hits.append((score, rule, float(v)))
-    return sorted(hits, key=lambda h: -h[0])
+        out.append((v / threshold(rule, cores), rule, float(v)))
+    return sorted(out, key=lambda h: -h[0])
+
+
+def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
+    """(score, rule, value) of every rule over its level, highest score first."""
+    return [hit for hit in scores(row, cores) if hit[0] >= 1]
 
 
 def explain(row: dict, cores: int) -> str:
     """One sentence for a run, e.g. the first step where a model broke its SLO."""
     hits = saturated(row, cores)
     if not hits:
-        return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
+        nearest = next((h for h in scores(row, cores) if h[0] > 0), None)
+        if nearest is None:
+            return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
+        score, rule, _ = nearest
+        return (f"no sampled resource crossed its level; the nearest was {rule.resource}, at {int(score * 100)} % "
+                f"of its level" + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
     scenario = SCENARIOS.get(row.get("scenario"))

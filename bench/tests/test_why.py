@@ -70,3 +70,9 @@ def test_the_cpu_budget_says_whether_a_rate_fits_in_the_machine():
         "per request the app used 0.44 ms of CPU, k6 0.42 ms, the downstream service 0.20 ms (1.06 ms in all): "
         "1,667 requests/s would need 1.77 of the 2 cores (88%)")
     assert why.cpu_budget({"ok_rps": 0.0, "app_cpu_pct": 50.0}, cores=2, rate=100.0) == ""
+
+
+def test_where_nothing_crossed_its_level_the_nearest_resource_is_named_with_its_share():
+    row = {"host_cpu_pct": 80.4, "app_cpu_pct": 66.3, "k6_cpu_pct": 70.5, "downstream_cpu_pct": 25.6}
+    assert why.explain(row, cores=2) == ("no sampled resource crossed its level; the nearest was machine CPU, at 94 % of "
+                                         "its level (in % of one core: k6 70, the app 66, the downstream service 26)")
