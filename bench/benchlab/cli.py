@@ -29,7 +29,7 @@ PRESETS = {
     # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
     # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
-    "quick": dict(users=2_000, warmup=5, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
+    "quick": dict(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
                   scenarios=tuple(SCENARIOS),
                   loads={"jwt-mysql": "search:500", "aggregate": "search:100", "executors": "vus:150",
                          "pool-sweep": "vus:50", "cache": "vus:50", "gateway": "vus:16",
