@@ -2,8 +2,10 @@
 
 The unit is the per-second window of a run (k6's requests bucketed by the second they started in). Seconds next to
 each other are correlated (a GC pause or a queue spans several), so whole blocks of consecutive seconds are resampled
-within each run, and every run (repetition) keeps its own weight. With 3 repetitions of 20 s that is 60 windows per
-model: a rank test over 3 run medians could never detect anything (its smallest p is 0.1), this can."""
+within each run; and the runs (repetitions) themselves are resampled too, so that the interval covers the variation
+from run to run (a JIT that settled differently, a busier minute of the machine) as well as within a run. With one
+run it covers the variation within that run only. With 3 repetitions of 20 s that is 60 windows per model: a rank
+test over 3 run medians could never detect anything (its smallest p is 0.1), this can."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,7 +37,8 @@ class Difference:
 
 def block_resample_means(runs: list[np.ndarray], rng: np.random.Generator, resamples: int = RESAMPLES,
                          block: int = BLOCK_S) -> np.ndarray:
-    """Bootstrap distribution of the mean over runs of each run's mean, each run resampled in moving blocks."""
+    """Bootstrap distribution of the mean over runs of each run's mean: each run resampled in moving blocks, then
+    the runs drawn with replacement (two stages, as for any nested sample)."""
     per_run = []
     for values in runs:
         n = len(values)
@@ -45,7 +48,11 @@ def block_resample_means(runs: list[np.ndarray], rng: np.random.Generator, resam
         picks = rng.choice(starts, size=(resamples, k))
         idx = (picks[:, :, None] + np.arange(b)[None, None, :]).reshape(resamples, -1)[:, :n]
         per_run.append(values[idx].mean(axis=1))
-    return np.mean(per_run, axis=0)
+    per_run = np.asarray(per_run)
+    if len(per_run) == 1:
+        return per_run[0]
+    drawn = rng.integers(0, len(per_run), size=(resamples, len(per_run)))
+    return per_run[drawn, np.arange(resamples)[:, None]].mean(axis=1)
 
 
 def difference(a_runs: list[np.ndarray], b_runs: list[np.ndarray], seed: int = 1) -> Difference:

@@ -54,3 +54,15 @@ def test_bounds_of_a_tight_interval_keep_their_size():
     assert stats.percent(0.0004, "+") == "+0.04"
     assert stats.percent(0.004) == "0.4"
     assert stats.percent(0.2) == "20"
+
+
+def test_the_interval_covers_the_variation_between_runs():
+    # Three steady runs per side whose levels scatter from run to run (100, 110, 120 against 105, 112, 118): within
+    # each run nothing varies, so only the runs' own scatter can tell that a 2 % gap is no detectable difference.
+    steady = lambda level: np.full(20, float(level))  # noqa: E731
+    d = stats.difference([steady(100), steady(110), steady(120)], [steady(105), steady(112), steady(118)])
+    assert not d.detectable
+    assert d.low < -0.05 * d.reference and d.high > 0.03 * d.reference
+    # one run a side: only the variation within it, none here
+    one = stats.difference([steady(100)], [steady(105)])
+    assert one.detectable and one.low == one.high == -5
