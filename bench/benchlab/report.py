@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import plotly.offline
 from plotly.subplots import make_subplots
 
-from benchlab import footprint, slo, stats, sweeps, table, why
+from benchlab import article001, footprint, slo, stats, sweeps, table, why
 from benchlab.layout import Section, Table, anchor, num
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
                             app_busy, ideal_latency_s)
@@ -290,7 +290,7 @@ def runs_table(med: pd.DataFrame) -> Table:
                  f"where the app averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU (below that, background "
                  "work dominates). Queues and threads: the highest sample of /lab/saturation, read every second on the "
                  "event loop (sampler missed %: samples it did not answer within 1.5 s). Pinned: JFR "
-                 "jdk.VirtualThreadPinned events (pinning of 20 ms or more), summed over repetitions; - where not "
+                 "jdk.VirtualThreadPinned events (every pin, however short), summed over repetitions; - where not "
                  "recorded. RSS and threads are process-wide: every model runs in the same app process, so "
                  "they depend on what ran before, not on the model.")
 
@@ -455,7 +455,7 @@ def limits_table(env: dict) -> Table:
 def settings_table(env: dict) -> Table:
     keys = ("command_line", "preset", "planned_seconds", "planned_seconds_at_most", "load_seconds", "restarts", "skipped", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
             "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
-            "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "cold_starts", "warmup_curve_s",
+            "mysql_driver", "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "cold_starts", "warmup_curve_s",
             "planned_start_up_seconds", "runtime_info", "flamegraphs", "failures")
     return Table("Settings and machine", ["setting", "value"],
                  [[setting_name(k), setting_text(env.get(k))] for k in keys if k in env])
@@ -488,8 +488,9 @@ def setting_text(value) -> str:
 
 
 DIFFERENCES_INTRO = ("Mean latency per second of each run, resampled in blocks of 5 consecutive seconds within each "
-                     "run (moving-block bootstrap, 2000 resamples); the 95 % interval of the difference against the "
-                     "fastest model at that step. 'X is N % higher than Y' means (X - Y) / Y = N %. When the interval "
+                     "run, then the runs drawn again (moving-block bootstrap, 2000 resamples; with one repetition the "
+                     "interval covers the variation within the run only); the 95 % interval of the difference "
+                     "against the fastest model at that step. 'X is N % higher than Y' means (X - Y) / Y = N %. When the interval "
                      "covers zero there is no detectable difference.")
 SHORTFALLS_INTRO = ("Closed-model steps where a model served less than {share} of the ideal throughput (VUs / the "
                     "ideal latency), with the sampled resource that was busiest there and, where the app was busy, "
@@ -511,7 +512,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
     """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
     experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
     cores = int(env.get("cores") or 1)
-    sweep_views = {"executors": sweeps.executors(runs, win), "pool-sweep": sweeps.pool_sweep(runs, cores),
+    sweep_views = {"article-001": article001.article_001(runs, win), "executors": sweeps.executors(runs, win), "pool-sweep": sweeps.pool_sweep(runs, cores),
                    "cache": sweeps.cache(runs, env.get("limits") or {}), "gateway": sweeps.gateway(runs),
                    "hold": sweeps.hold(runs), "mixed": sweeps.mixed(runs)}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"

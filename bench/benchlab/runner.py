@@ -11,7 +11,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, why, windows
+from benchlab import drivers, k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, why, windows
 from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.search import Search, SearchSettings
@@ -326,11 +326,16 @@ class Bench:
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(self.logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
+        # MySQL Connector/J per packaged app, as packaged (the report's settings)
+        self.env["mysql_driver"] = {drivers.SHIPPED_APP: drivers.packaged_version(ROOT, drivers.SHIPPED_APP)}
+        app_dirs = {}  # driver version -> the packaged app that has it
+        for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.plan.runs} - {None}):
+            app_dirs[version] = drivers.prepare(ROOT, version, self.logs, args.rebuild)
+            self.env["mysql_driver"][app_dirs[version]] = version
         rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
                           base_image=args.base_image)
-        rts = [runtimes.make(r, rt_options, args.jdk_runtimes.get(r)) for r in args.runtimes]
-        jfr_dir = os.path.join(self.logs, "jfr")
-        for rt in rts:
+        rts = {r: runtimes.make(r, rt_options, args.jdk_runtimes.get(r)) for r in args.runtimes}
+        for rt in rts.values():
             home = rt.java_home or java_home
             rt.check(ROOT, home)
             self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.pm, ROOT, home, self.logs),
@@ -343,72 +348,107 @@ class Bench:
                                               os.path.join(self.out, "flamegraphs"))
             self.env["flamegraphs"] = (f"async-profiler {profiler.VERSION}, event {args.flamegraph}: "
                                        f"flamegraphs/<run>-{args.flamegraph}.html, one per run of the jvm runtime")
-        props, child_env, tokens_file, db_url = self.start_services(java_home, workdir)
-        base_url = f"http://127.0.0.1:{args.port}"
-        for rt in rts:
-            info = self.env["runtime_info"][rt.name]
+        services_up = self.start_services(java_home, workdir)
+        jfr_dir = os.path.join(self.logs, "jfr")
+        # The app of the moment and what it runs: (runtime, properties, packaged app); each runtime's first app (its
+        # start-up measurement) runs the plain configuration. The plan's blocks come in its order: a runtime after
+        # another, or taking turns with --jdk.
+        app, probe, running = None, None, None
+        started_up = set()
+        for _, block in itertools.groupby(self.plan.runs, key=lambda r: (r.scenario, r.variant, app_key(r))):
+            block = list(block)
+            rt = rts[block[0].runtime]
             home = rt.java_home or java_home  # the app's JDK; the services and the tools run on the bench's
-            if args.cold_starts:
-                info["cold_starts"] = self.cold_starts(rt, home, props, child_env, tokens_file)
-            # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
-            if isinstance(rt, runtimes.JvmRuntime):
-                if rt.records_jfr:  # the app on the host JVM only
-                    rt.jvm_args.append(pinned.jvm_option(jfr_dir))
-                if args.flamegraph:
-                    rt.jvm_args.append(profiler.JVM_OPTION)
-            app, first = self.start_app(rt, home, props, child_env, tokens_file, f"app-{rt.name}.log")
-            probe = rt.probe(app)
-            log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
-            info.update(first_request_s=round(first, 2), probe=probe.describe(),
-                        quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
-            warnings = rt.start_warnings(app)
-            if warnings:
-                info["start_warnings"] = warnings
-                log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
-            services.smoke_test(base_url, args, tokens_file)
-            info["rss_idle_mb"] = startup.rss_mb(app.pid)
-            if args.warmup_curve:
-                info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
-                log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
-            if "jwt-mysql" in args.scenarios and "point_select" not in self.env:
-                threads = int(self.env["jdbc_pool_max"])
-                log(f"measuring the database's point-select rate ({threads} JDBC threads, "
-                    f"{args.pointselect_seconds:.0f} s; the app is idle)")
-                self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
-                                                                      self.logs)
-                log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
-            t_load = time.time()
-            app_props = props
-            rt_runs = [r for r in self.plan.runs if r.runtime == rt.name]
-            blocks = itertools.groupby(rt_runs, key=lambda r: (r.scenario, r.variant, app_key(r)))
-            for (_, variant, _), block in blocks:
-                block = list(block)
-                block_props = dict(props, **block[0].props)
-                if variant_of(block[0].scenario, variant).redis:
-                    block_props["quarkus.redis.hosts"] = self.redis_url
-                # another app configuration, or a model that gets an app of its own: a fresh app for the block
-                if block_props != app_props or SCENARIOS[block[0].scenario].app_per_model:
+            if rt.name not in started_up:
+                started_up.add(rt.name)
+                if app is not None:
                     self.pm.stop(app)
-                    app, _ = self.start_app(rt, home, block_props, child_env, tokens_file,
-                                            f"app-{rt.name}-{variant or 'default'}.log")
-                    probe, app_props = rt.probe(app), block_props
-                    log(f"app ({rt.name}) restarted for {block[0].scenario} {variant} {block[0].model}: pid {app.pid}")
-                self.warm_up(app, block[0], base_url, tokens_file, "warmup")
-
-                def restart(n, rt=rt, home=home, block_props=block_props):
-                    proc, _ = self.start_app(rt, home, block_props, child_env, tokens_file,
-                                             f"app-{rt.name}-restart{n}.log")
-                    return proc, rt.probe(proc)
-
-                app, probe = self.run_plan(block, app, probe, base_url, tokens_file, restart, db_url)
-            self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_load)
+                app, probe = self.start_up(rt, home, java_home, services_up, jfr_dir)
+                running = (rt.name, services_up[0], drivers.SHIPPED_APP)
+            t_block = time.time()
+            app, probe, running = self.run_block(block, rt, home, app, probe, running, services_up, app_dirs)
+            self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_block)
+        if app is not None:
             self.pm.stop(app)
         if os.path.isdir(jfr_dir):
-            recorded = {rt.name for rt in rts if getattr(rt, "records_jfr", False)}
+            recorded = {rt.name for rt in rts.values() if getattr(rt, "records_jfr", False)}
             problems = pinned.count(java_home, jfr_dir, [r for r in self.rows if r.runtime in recorded])
             self.env["pinned_recording"] = "; ".join(problems) if problems else \
-                f"JFR {pinned.EVENT} (>= 20 ms) in {os.path.relpath(jfr_dir, self.out)}"
+                f"JFR {pinned.EVENT}, every pin, in {os.path.relpath(jfr_dir, self.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in self.failures) else 0
+
+    def start_up(self, rt, home, java_home, services_up, jfr_dir):
+        """A runtime's first app: its cold starts, then a start with the recording and the profiler's agent, a smoke
+        test, its idle RSS, the warm-up curve and (once) the database's point-select rate. Returns (app, probe)."""
+        args = self.args
+        props, child_env, tokens_file, db_url = services_up
+        base_url = f"http://127.0.0.1:{args.port}"
+        info = self.env["runtime_info"][rt.name]
+        if args.cold_starts:
+            info["cold_starts"] = self.cold_starts(rt, home, props, child_env, tokens_file)
+        # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
+        if isinstance(rt, runtimes.JvmRuntime):
+            if rt.records_jfr:  # the app on the host JVM only
+                rt.jvm_args += [pinned.jvm_option(jfr_dir),
+                                *pinned.trace_options(runtimes.jdk_feature_version(home))]
+            if args.flamegraph:
+                rt.jvm_args.append(profiler.JVM_OPTION)
+        app, first = self.start_app(rt, home, props, child_env, tokens_file, f"app-{rt.name}.log")
+        log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
+        info.update(first_request_s=round(first, 2), probe=rt.probe(app).describe(),
+                    quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
+        warnings = rt.start_warnings(app)
+        if warnings:
+            info["start_warnings"] = warnings
+            log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
+        services.smoke_test(base_url, args, tokens_file)
+        info["rss_idle_mb"] = startup.rss_mb(app.pid)
+        if args.warmup_curve:
+            info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
+            log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
+        if {"jwt-mysql", "article-001"} & set(args.scenarios) and "point_select" not in self.env:
+            threads = int(self.env["jdbc_pool_max"])
+            log(f"measuring the database's point-select rate ({threads} JDBC threads, "
+                f"{args.pointselect_seconds:.0f} s; the app is idle)")
+            self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
+                                                                  self.logs)
+            log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
+        return app, rt.probe(app)
+
+    def run_block(self, block, rt, home, app, probe, running, services_up, app_dirs):
+        """A block of runs under one app: a fresh app if the block needs another runtime, configuration or packaging
+        (or each model has one of its own), a warm-up, the runs, and what the JVM's pinned-thread trace saw."""
+        props, child_env, tokens_file, db_url = services_up
+        base_url = f"http://127.0.0.1:{self.args.port}"
+        scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
+        block_props = dict(props, **block[0].props)
+        if variant.redis:
+            block_props["quarkus.redis.hosts"] = self.redis_url
+        app_dir = app_dirs.get(variant.driver, drivers.SHIPPED_APP)
+        block_rt = rt.on_app(app_dir) if app_dir != drivers.SHIPPED_APP else rt
+        logs = [app.log_path]
+        if (rt.name, block_props, app_dir) != running or SCENARIOS[scenario].app_per_model:
+            self.pm.stop(app)
+            app, _ = self.start_app(block_rt, home, block_props, child_env, tokens_file,
+                                    f"app-{rt.name}-{variant.name or 'default'}.log")
+            probe, running, logs = block_rt.probe(app), (rt.name, block_props, app_dir), [app.log_path]
+            log(f"app ({rt.name}) restarted for {scenario} {variant.name} {block[0].model}: pid {app.pid}")
+        self.warm_up(app, block[0], base_url, tokens_file, "warmup")
+
+        def restart(n):
+            proc, _ = self.start_app(block_rt, home, block_props, child_env, tokens_file,
+                                     f"app-{rt.name}-restart{n}.log")
+            logs.append(proc.log_path)
+            return proc, block_rt.probe(proc)
+
+        first_row = len(self.rows)
+        app, probe = self.run_plan(block, app, probe, base_url, tokens_file, restart, db_url)
+        if getattr(rt, "records_jfr", False):
+            traced = bool(pinned.trace_options(runtimes.jdk_feature_version(home)))
+            seen = [pinned.read_trace(path, traced) for path in logs]
+            for row in self.rows[first_row:]:
+                row.pinned_trace = None if not traced else any(t.pinned for t in seen)
+        return app, probe, running
 
     def run_target(self, base_url):
         """An app started elsewhere: no database, downstream or app of ours, no process figures, same scripts."""

@@ -1,6 +1,7 @@
 """A runtime is a named way to start the application: a JVM process, a native executable, or either of them in a
 container (podman, else docker). Each runtime is checked before anything starts, prepared (image build) once, then
 started per bench run as an "app" handle that runner.py measures and procs.ProcessManager always stops."""
+import copy
 import glob
 import os
 import re
@@ -71,9 +72,16 @@ class JvmRuntime(Runtime):
     def __init__(self, options=None, jvm_args=None):
         super().__init__(options)
         self.jvm_args = list(jvm_args if jvm_args is not None else self.options.get("jvm_args", []))
+        self.packaged_app = os.path.join("target", "quarkus-app")  # the directory it runs, relative to the project
+
+    def on_app(self, packaged_app):
+        """The same runtime (name, JDK, JVM options) running another packaging of the app (drivers.py)."""
+        other = copy.copy(self)
+        other.packaged_app = packaged_app
+        return other
 
     def jar(self, root):
-        return os.path.join(root, "target", "quarkus-app", "quarkus-run.jar")
+        return os.path.join(root, self.packaged_app, "quarkus-run.jar")
 
     def check(self, root, java_home):
         if not os.path.isfile(self.jar(root)):
@@ -91,7 +99,8 @@ class JvmRuntime(Runtime):
         return argv
 
     def describe(self, root, java_home):
-        return f"jvm: {os.path.join(java_home, 'bin', 'java')} {' '.join(self.jvm_args)} -jar target/quarkus-app/quarkus-run.jar"
+        return (f"jvm: {os.path.join(java_home, 'bin', 'java')} {' '.join(self.jvm_args)} -jar "
+                f"{os.path.join(self.packaged_app, 'quarkus-run.jar')}")
 
 
 def jdk_feature_version(java_home):

@@ -56,3 +56,17 @@ def test_the_default_preset_repeats_the_search_and_keeps_the_articles_closed_ste
 def test_a_search_is_alone_among_open_rates(text):
     with pytest.raises(SystemExit, match="one search"):
         cli.parse_loads(text)
+
+
+def test_article_001_runs_on_the_jvm_runtime_only(capsys):
+    assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtimes == ["jvm-jdk21", "jvm-jdk25"]
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--scenarios", "article-001", "--runtime", "jvm,container-jvm"])
+    assert "only the jvm runtime runs (not container-jvm)" in capsys.readouterr().err
+
+
+def test_article_001_is_left_out_of_quick_and_default_but_has_the_articles_connections():
+    assert "article-001" not in cli.PRESETS["quick"]["scenarios"]
+    assert "article-001" not in cli.PRESETS["default"]["scenarios"]
+    args = cli.parse_args(["--scenarios", "article-001"])
+    assert args.load_levels["article-001"] == [Load("closed", 50), Load("closed", 100), Load("closed", 300)]

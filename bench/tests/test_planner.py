@@ -120,3 +120,25 @@ def test_a_search_is_planned_at_its_usual_steps_and_at_most_its_step_budget():
     warmups = 2 * (5 + RUN_OVERHEAD_S)
     assert plan.planned_seconds() == 2 * USUAL_SEARCH_STEPS * step + warmups
     assert plan.planned_seconds(upper_bound=True) == 2 * SearchSettings(1000).max_steps * step + warmups
+
+
+def test_jdks_and_drivers_take_turns_each_repetition():
+    loads = {"article-001": [Load("closed", 50), Load("closed", 300)]}
+    p = make_plan(["jvm-jdk21", "jvm-jdk25"], ["article-001"], loads, ["virtual", "worker"], 2, 8, 5, 1,
+                  interleave=True)
+    blocks = []
+    for r in p.runs:
+        if not blocks or blocks[-1] != (r.repetition, r.variant, r.runtime):
+            blocks.append((r.repetition, r.variant, r.runtime))
+    assert blocks == [(rep, v, rt) for rep in (1, 2) for v in ("connector-j-8.3.0", "connector-j-9.5.0")
+                      for rt in ("jvm-jdk21", "jvm-jdk25")]
+    assert len(p.runs) == 2 * 2 * 2 * 2 * 2 and p.warmups == 8 * 2
+    # every block needs an app of its own: each runtime's first app runs the shipped driver, its first block not
+    assert p.app_starts() == 8
+
+
+def test_without_interleaving_a_runtime_runs_all_its_blocks_first():
+    loads = {"jwt-mysql": [Load("open", 100)]}
+    p = make_plan(["jvm", "jvm-aot"], ["jwt-mysql"], loads, ["virtual"], 2, 8, 5, 1)
+    assert [(r.runtime, r.repetition) for r in p.runs] == [("jvm", 1), ("jvm", 2), ("jvm-aot", 1), ("jvm-aot", 2)]
+    assert p.app_starts() == 0  # each runtime's first app serves its only block
