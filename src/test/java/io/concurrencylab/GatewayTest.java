@@ -7,23 +7,13 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyLong;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.Mockito.doAnswer;
 
-import io.concurrencylab.gateway.GatewayAnswers;
-import io.concurrencylab.gateway.GatewayConfig;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.mockito.InjectSpy;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -31,28 +21,13 @@ import org.junit.jupiter.params.provider.FieldSource;
 /**
  * {@code /{model}/gateway/api/{data|process|heavy}} against the two backend instances the app serves on ports of their
  * own in tests (real HTTP both ways): prefix stripped, headers added, JSON parsed and annotated, instances taken in turn,
- * backend failures answered 502/504 in JSON.
+ * backend failures answered 502/504 in JSON. Against the packaged jar too ({@link GatewayIT}); on which thread each model
+ * answers: {@link ThreadModelTest}.
  */
 @QuarkusTest
 class GatewayTest {
 
     static final List<String> models = Models.ALL;
-
-    @Inject
-    GatewayConfig config;
-
-    @InjectSpy
-    GatewayAnswers answers;
-
-    final List<String> answered = new CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void recordWhereAnswersAreMade() {
-        doAnswer(call -> {
-            answered.add("answer on " + ThreadRecorder.currentKind());
-            return call.callRealMethod();
-        }).when(answers).answer(any(), anyString(), anyString(), anyLong());
-    }
 
     @ParameterizedTest
     @FieldSource("models")
@@ -68,7 +43,6 @@ class GatewayTest {
         String instance = response.path("_gateway.instance");
         assertEquals(instance, response.header("X-Gateway-Instance"));
         assertEquals(instance, response.path("request.host"));
-        assertEquals(List.of("answer on " + Models.THREAD_KIND.get(model)), answered);
     }
 
     @ParameterizedTest
@@ -113,13 +87,12 @@ class GatewayTest {
         }
         given().contentType(ContentType.JSON).body("not json").when().post("/{model}/gateway/api/process", model)
                 .then().statusCode(502).contentType(ContentType.JSON).body("error", equalTo("downstream_error"));
-        assertEquals(List.of(), answered);
     }
 
     @ParameterizedTest
     @FieldSource("models")
     void answers504JsonWhenTheBackendIsTooSlow(String model) {
-        long readTimeoutMs = config.readTimeout().toMillis();
+        long readTimeoutMs = TestProfile.duration("lab.gateway.read-timeout").toMillis();
         given().queryParam("delay_ms", readTimeoutMs + 3_000).when().get("/{model}/gateway/api/heavy", model)
                 .then().statusCode(504).contentType(ContentType.JSON)
                 .body("status", equalTo(504), "error", equalTo("downstream_timeout"))

@@ -2,51 +2,26 @@ package io.concurrencylab;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.mockito.ArgumentMatchers.anyInt;
-import static org.mockito.Mockito.doAnswer;
 
-import io.concurrencylab.workload.Sha256Rounds;
-import io.concurrencylab.workload.WorkloadConfig;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.mockito.InjectSpy;
 import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code GET /{model}/mixed?cpu=N} and {@code /mixed/offload}: a 100 ms downstream call over real HTTP, then N rounds of
- * SHA-256, on the model's own thread or on the bounded CPU pool.
+ * SHA-256, on the model's own thread or on the bounded CPU pool; against the packaged jar too ({@link MixedIT}). Where the
+ * call and the rounds run: {@link ThreadModelTest}.
  */
 @QuarkusTest
 class MixedTest {
-
-    @Inject
-    WorkloadConfig config;
-
-    @InjectSpy
-    Sha256Rounds sha256;
-
-    final List<String> rounds = new CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void recordWhereTheRoundsRun() {
-        doAnswer(call -> {
-            rounds.add("rounds on " + ThreadRecorder.currentKind());
-            return call.callRealMethod();
-        }).when(sha256).digest(anyInt());
-        ThreadRecorder.DOWNSTREAM_CALLS.clear();
-    }
 
     /** Every model, inline and offloaded. */
     static Stream<Arguments> variants() {
@@ -71,23 +46,8 @@ class MixedTest {
 
     @ParameterizedTest(name = "{0}/{1}")
     @MethodSource("variants")
-    void callsOnTheModelsThreadAndComputesWhereTheVariantSays(String model, String variant) {
-        given().queryParam("cpu", 10).when().get("/" + model + "/" + variant).then().statusCode(200);
-
-        String kind = Models.THREAD_KIND.get(model);
-        assertEquals(List.of("base on " + kind), ThreadRecorder.DOWNSTREAM_CALLS);
-        assertEquals(1, rounds.size(), rounds.toString());
-        if (variant.endsWith("offload")) {
-            assertTrue(rounds.get(0).startsWith("rounds on cpu-offload-"), rounds.toString());
-        } else {
-            assertEquals("rounds on " + kind, rounds.get(0));
-        }
-    }
-
-    @ParameterizedTest(name = "{0}/{1}")
-    @MethodSource("variants")
     void answers400JsonForRoundsThatAreNotAWholeNumberWithinTheMaximum(String model, String variant) {
-        String tooMany = String.valueOf(config.maxCpuRounds() + 1);
+        String tooMany = String.valueOf(TestProfile.longValue("lab.workload.max-cpu-rounds") + 1);
         for (String cpu : List.of("-1", "abc", "1.5", "", "99999999999999999999", tooMany)) {
             given().queryParam("cpu", cpu).when().get("/" + model + "/" + variant)
                     .then().statusCode(400).contentType(ContentType.JSON)
@@ -95,8 +55,6 @@ class MixedTest {
         }
         given().when().get("/" + model + "/" + variant)
                 .then().statusCode(400).contentType(ContentType.JSON).body("error", equalTo("bad_request"));
-        assertEquals(List.of(), ThreadRecorder.DOWNSTREAM_CALLS);
-        assertEquals(List.of(), rounds);
     }
 
     /**

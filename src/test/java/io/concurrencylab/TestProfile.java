@@ -1,0 +1,40 @@
+package io.concurrencylab;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+
+/**
+ * The app's limits as its test profile sets them, read from application.properties itself, for tests that assert them
+ * from outside the app: the same test runs against the app in-process and against the packaged jar, whose "it" profile
+ * inherits "test". So a test never repeats a limit the app is configured with.
+ */
+final class TestProfile {
+
+    private static final SmallRyeConfig CONFIG = load();
+
+    private TestProfile() {
+    }
+
+    static long longValue(String name) {
+        return CONFIG.getValue(name, Long.class);
+    }
+
+    static Duration duration(String name) {
+        return DurationConverter.parseDuration(CONFIG.getValue(name, String.class));
+    }
+
+    private static SmallRyeConfig load() {
+        try {
+            return new SmallRyeConfigBuilder()
+                    .withSources(new PropertiesConfigSource(TestProfile.class.getResource("/application.properties")))
+                    .withProfile("test").build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
