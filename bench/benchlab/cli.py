@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from benchlab import footprint, runtimes
+from benchlab import footprint, jvm, runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
 from benchlab.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.procs import log
@@ -171,7 +171,7 @@ def parse_args(argv):
             p.error(f"--jdk: the JDK of {', '.join(runtimes.HOST_JVM_RUNTIMES)} only (a container brings its own, "
                     f"a native executable needs none)")
         for item in (x.strip() for x in args.jdk.split(",") if x.strip()):
-            version, home = (int(item), None) if item.isdigit() else (runtimes.jdk_feature_version(item), item)
+            version, home = (int(item), None) if item.isdigit() else (jvm.feature_version(item), item)
             if version is None or (home and not os.access(os.path.join(home, "bin", "java"), os.X_OK)):
                 p.error(f"--jdk {item}: not a feature version (21) nor a JDK's home (bin/java and a release file)")
             for runtime in args.runtimes:

@@ -11,7 +11,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import drivers, k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table, why, windows
+from benchlab import (drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table,
+                      why, windows)
 from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE, Load, PlannedRun, RunRow, script_of, variant_of
 from benchlab.planner import Plan, app_key
 from benchlab.search import Search, SearchSettings
@@ -390,12 +391,13 @@ class Bench:
         if isinstance(rt, runtimes.JvmRuntime):
             if rt.records_jfr:  # the app on the host JVM only
                 rt.jvm_args += [pinned.jvm_option(jfr_dir),
-                                *pinned.trace_options(runtimes.jdk_feature_version(home))]
+                                *pinned.trace_options(jvm.feature_version(home))]
             if args.flamegraph:
                 rt.jvm_args.append(profiler.JVM_OPTION)
         app, first = self.start_app(rt, home, props, child_env, tokens_file, f"app-{rt.name}.log")
+        probe = rt.probe(app)
         log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
-        info.update(first_request_s=round(first, 2), probe=rt.probe(app).describe(),
+        info.update(first_request_s=round(first, 2), probe=probe.describe(),
                     quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
         warnings = rt.start_warnings(app)
         if warnings:
@@ -406,14 +408,14 @@ class Bench:
         if args.warmup_curve:
             info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
-        if {"jwt-mysql", "article-001"} & set(args.scenarios) and "point_select" not in self.env:
+        if any(SCENARIOS[s].limit == "point_select" for s in args.scenarios) and "point_select" not in self.env:
             threads = int(self.env["jdbc_pool_max"])
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{args.pointselect_seconds:.0f} s; the app is idle)")
             self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
                                                                   self.logs)
             log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
-        return app, rt.probe(app)
+        return app, probe
 
     def run_block(self, block, rt, home, app, probe, running, services_up, app_dirs):
         """A block of runs under one app: a fresh app if the block needs another runtime, configuration or packaging
@@ -444,7 +446,7 @@ class Bench:
         first_row = len(self.rows)
         app, probe = self.run_plan(block, app, probe, base_url, tokens_file, restart, db_url)
         if getattr(rt, "records_jfr", False):
-            traced = bool(pinned.trace_options(runtimes.jdk_feature_version(home)))
+            traced = bool(pinned.trace_options(jvm.feature_version(home)))
             seen = [pinned.read_trace(path, traced) for path in logs]
             for row in self.rows[first_row:]:
                 row.pinned_trace = None if not traced else any(t.pinned for t in seen)

@@ -9,22 +9,12 @@ import shutil
 import subprocess
 import time
 
-from benchlab import sampler, startup
+from benchlab import jvm, sampler, startup
 from benchlab.procs import Container, log
 
 APP_IMAGE_REPO = "localhost/concurrency-lab/bench-app"
 LOCAL_JVM_BASE = "localhost/concurrency-lab/jvm-base:25"  # deploy/images/build-base-image.sh's default name
 PODMAN_PACKAGES = ["podman", "buildah", "skopeo", "runc", "debootstrap"]
-
-
-def jvm_ergonomics(text):
-    """GC, max heap and version from `java -XX:+PrintCommandLineFlags -version` output."""
-    gc = re.search(r"-XX:\+Use(\w+)GC", text)
-    heap = re.search(r"-XX:MaxHeapSize=(\d+)", text)
-    ver = next((line for line in text.splitlines() if "Runtime Environment" in line), None)
-    return {"jvm_gc": gc.group(1) + " GC" if gc else None,
-            "jvm_max_heap_mb": round(int(heap.group(1)) / 2**20) if heap else None,
-            "jvm": ver.strip() if ver else None}
 
 
 class Runtime:
@@ -88,9 +78,7 @@ class JvmRuntime(Runtime):
             raise RuntimeError(f"{self.jar(root)} is missing (build with ./mvnw -B -q package -DskipTests)")
 
     def prepare(self, pm, root, java_home, logs):
-        out = subprocess.run([os.path.join(java_home, "bin", "java"), *self.jvm_args, "-XX:+PrintCommandLineFlags",
-                              "-version"], capture_output=True, text=True, timeout=60)
-        return jvm_ergonomics(out.stdout + out.stderr)
+        return jvm.ergonomics(jvm.print_flags(java_home, self.jvm_args))
 
     def command(self, root, java_home, port, props):
         argv = [os.path.join(java_home, "bin", "java"), *self.jvm_args]
@@ -101,16 +89,6 @@ class JvmRuntime(Runtime):
     def describe(self, root, java_home):
         return (f"jvm: {os.path.join(java_home, 'bin', 'java')} {' '.join(self.jvm_args)} -jar "
                 f"{os.path.join(self.packaged_app, 'quarkus-run.jar')}")
-
-
-def jdk_feature_version(java_home):
-    """The JDK's feature version (25 for 25.0.1) from $JAVA_HOME/release, without starting a JVM; None if unknown."""
-    try:
-        with open(os.path.join(java_home, "release")) as f:
-            m = re.search(r'^JAVA_VERSION="(\d+)', f.read(), re.M)
-    except OSError:
-        return None
-    return int(m.group(1)) if m else None
 
 
 # The JVM's unified logging of the AOT cache (tags aot or cds) at warning or error level, e.g. "[0.012s][error][aot]
@@ -140,7 +118,7 @@ class JvmAotRuntime(JvmRuntime):
 
     def check(self, root, java_home):
         super().check(root, java_home)
-        version = jdk_feature_version(java_home)
+        version = jvm.feature_version(java_home)
         if version is None or version < self.MIN_JDK:
             raise RuntimeError(f"runtime 'jvm-aot' needs a JDK {self.MIN_JDK} or newer (the AOT cache); {java_home} is "
                                f"JDK {version or '(unknown version)'}: not supported. On older JDKs the start-up "
@@ -417,7 +395,7 @@ class ContainerJvmRuntime(ContainerRuntime):
         unlimited = [] if lim.get("memory") else ["-XX:MaxRAM=1g"]
         out = self.engine.run(argv + [self.image, *unlimited, *self.DEFAULT_JAVA_OPTS.split()[:1], *self.jvm_args(),
                                       "-XX:+PrintCommandLineFlags", "-version"], check=False, timeout=60)
-        info.update(jvm_ergonomics(out.stdout + out.stderr))
+        info.update(jvm.ergonomics(out.stdout + out.stderr))
         return info
 
     def jvm_args(self):

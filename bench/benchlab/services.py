@@ -14,7 +14,7 @@ import urllib.request
 
 import psutil
 
-from benchlab import startup
+from benchlab import jvm, startup
 from benchlab.model import SCENARIOS
 from benchlab.procs import log
 
@@ -94,12 +94,10 @@ def environment(args, java_home, k6_version):
     env["load_average_at_start"] = os.getloadavg()
     env["open_files_limit"] = raise_open_files()
     env["os"] = f"{platform.platform()}"
-    java = os.path.join(java_home, "bin", "java")
-    ver = subprocess.run([java, "-XX:+PrintCommandLineFlags", "-version"], capture_output=True, text=True, timeout=60)
-    text = ver.stdout + ver.stderr
-    env["jdk"] = next((l for l in text.splitlines() if "Runtime Environment" in l), text.splitlines()[-1]).strip()
-    gc = re.search(r"-XX:\+Use(\w+)GC", text)
-    env["gc"] = (gc.group(1) + " GC (JVM default)") if gc else "JVM default"
+    text = jvm.print_flags(java_home)
+    chosen = jvm.ergonomics(text)
+    env["jdk"] = chosen["jvm"] or text.strip().splitlines()[-1]
+    env["gc"] = f"{chosen['jvm_gc']} (JVM default)" if chosen["jvm_gc"] else "JVM default"
     try:
         with open(os.path.join(ROOT, "pom.xml")) as f:
             env["quarkus"] = re.search(r"<quarkus.platform.version>([^<]+)<", f.read()).group(1)
@@ -123,18 +121,26 @@ def http_get(url, timeout=5.0, headers=None, method="GET"):
         return e.code, e.read().decode("utf-8", "replace")
 
 
-def wait_ready(proc, url, timeout, what):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
+def poll_until_ok(proc, url, timeout, interval, gone, headers=None, since=None, request_timeout=2.0) -> float | None:
+    """Asks url every interval seconds until it answers 200: the seconds since `since` (default: now), or None once
+    timeout seconds from then have passed. Refused connections, timeouts and error answers mean "not yet"; the
+    process ending meanwhile raises RuntimeError(gone, its {exit} filled in)."""
+    since = time.time() if since is None else since
+    while time.time() < since + timeout:
         if not proc.alive():
-            raise RuntimeError(f"{what} {proc.exit_info()} before it was ready; see {proc.log_path}")
+            raise RuntimeError(f"{gone.format(exit=proc.exit_info())}; see {proc.log_path}")
         try:
-            if http_get(url, timeout=2)[0] == 200:
-                return
+            if http_get(url, timeout=request_timeout, headers=headers)[0] == 200:
+                return time.time() - since
         except (OSError, urllib.error.URLError):
             pass
-        time.sleep(0.5)
-    raise RuntimeError(f"{what} not ready at {url} within {timeout:.0f} s; see {proc.log_path}")
+        time.sleep(interval)
+    return None
+
+
+def wait_ready(proc, url, timeout, what):
+    if poll_until_ok(proc, url, timeout, 0.5, what + " {exit} before it was ready") is None:
+        raise RuntimeError(f"{what} not ready at {url} within {timeout:.0f} s; see {proc.log_path}")
 
 
 def start_database(pm, java_home, logs):
@@ -229,17 +235,10 @@ def wait_drained(app, base_url, timeout=15):
     """After an overload the app may still be working through queued requests (a starved worker pool takes up to
     the aggregation deadline per request to give up). The next run starts only when readiness answers within 2 s,
     so that no run pays for the previous one. Returns the seconds waited."""
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        if not app.alive():
-            raise RuntimeError(f"the app {app.exit_info()}; see {app.log_path}")
-        try:
-            if http_get(f"{base_url}/q/health/ready", timeout=2)[0] == 200:
-                return time.time() - t0
-        except (OSError, urllib.error.URLError):
-            pass
-        time.sleep(1)
-    raise StillBusy(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
+    waited = poll_until_ok(app, f"{base_url}/q/health/ready", timeout, 1, "the app {exit}")
+    if waited is None:
+        raise StillBusy(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
+    return waited
 
 
 def first_success(app, base_url, args, tokens_file, t0, timeout, what):
@@ -251,17 +250,11 @@ def first_success(app, base_url, args, tokens_file, t0, timeout, what):
             url, headers = f"{base_url}/{m}/users/me", {"Authorization": "Bearer " + f.readline().strip()}
     else:
         url, headers = f"{base_url}/{m}/users/1/aggregate", {}
-    deadline = t0 + timeout
-    while time.time() < deadline:
-        if not app.alive():
-            raise RuntimeError(f"{what} {app.exit_info()} before it answered; see {app.log_path}")
-        try:
-            if http_get(url, timeout=5, headers=headers)[0] == 200:
-                return time.time() - t0
-        except (OSError, urllib.error.URLError):
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"{what} did not answer {url} with 200 within {timeout:.0f} s; see {app.log_path}")
+    first = poll_until_ok(app, url, timeout, 0.05, what + " {exit} before it answered", headers, since=t0,
+                          request_timeout=5.0)
+    if first is None:
+        raise RuntimeError(f"{what} did not answer {url} with 200 within {timeout:.0f} s; see {app.log_path}")
+    return first
 
 
 def quarkus_started(app):

@@ -1,0 +1,34 @@
+"""What a JDK is and what its JVM chose, read once: the feature version from its release file, and the ergonomics
+(GC, heap, version line) from `java -XX:+PrintCommandLineFlags -version`."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+
+def feature_version(java_home) -> int | None:
+    """The JDK's feature version (25 for 25.0.1) from $JAVA_HOME/release, without starting a JVM; None if unknown."""
+    try:
+        with open(os.path.join(java_home, "release")) as f:
+            m = re.search(r'^JAVA_VERSION="(\d+)', f.read(), re.M)
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
+
+
+def print_flags(java_home, jvm_args=()) -> str:
+    """What `java [jvm_args] -XX:+PrintCommandLineFlags -version` prints (stdout and stderr)."""
+    out = subprocess.run([os.path.join(java_home, "bin", "java"), *jvm_args, "-XX:+PrintCommandLineFlags", "-version"],
+                         capture_output=True, text=True, timeout=60)
+    return out.stdout + out.stderr
+
+
+def ergonomics(text) -> dict:
+    """GC, max heap and version from `java -XX:+PrintCommandLineFlags -version` output."""
+    gc = re.search(r"-XX:\+Use(\w+)GC", text)
+    heap = re.search(r"-XX:MaxHeapSize=(\d+)", text)
+    ver = next((line for line in text.splitlines() if "Runtime Environment" in line), None)
+    return {"jvm_gc": gc.group(1) + " GC" if gc else None,
+            "jvm_max_heap_mb": round(int(heap.group(1)) / 2**20) if heap else None,
+            "jvm": ver.strip() if ver else None}
