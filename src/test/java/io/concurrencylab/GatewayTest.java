@@ -92,7 +92,7 @@ class GatewayTest {
     @ParameterizedTest
     @FieldSource("models")
     void answers504JsonWhenTheBackendIsTooSlow(String model) {
-        long readTimeoutMs = TestProfile.duration("lab.gateway.read-timeout").toMillis();
+        long readTimeoutMs = TestProfileConfig.duration("lab.gateway.read-timeout").toMillis();
         given().queryParam("delay_ms", readTimeoutMs + 3_000).when().get("/{model}/gateway/api/heavy", model)
                 .then().statusCode(504).contentType(ContentType.JSON)
                 .body("status", equalTo(504), "error", equalTo("downstream_timeout"))

@@ -56,7 +56,7 @@ class HoldTest {
     @ParameterizedTest
     @FieldSource("models")
     void answers400JsonBeyondTheConfiguredMaximumOrWithoutADuration(String model) {
-        given().queryParam("ms", TestProfile.longValue("lab.workload.max-hold-ms") + 1).when().get("/{model}/hold", model)
+        given().queryParam("ms", TestProfileConfig.longValue("lab.workload.max-hold-ms") + 1).when().get("/{model}/hold", model)
                 .then().statusCode(400).contentType(ContentType.JSON).body("error", equalTo("bad_request"));
         given().when().get("/{model}/hold", model)
                 .then().statusCode(400).contentType(ContentType.JSON).body("error", equalTo("bad_request"));

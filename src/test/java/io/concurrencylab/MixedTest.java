@@ -47,7 +47,7 @@ class MixedTest {
     @ParameterizedTest(name = "{0}/{1}")
     @MethodSource("variants")
     void answers400JsonForRoundsThatAreNotAWholeNumberWithinTheMaximum(String model, String variant) {
-        String tooMany = String.valueOf(TestProfile.longValue("lab.workload.max-cpu-rounds") + 1);
+        String tooMany = String.valueOf(TestProfileConfig.longValue("lab.workload.max-cpu-rounds") + 1);
         for (String cpu : List.of("-1", "abc", "1.5", "", "99999999999999999999", tooMany)) {
             given().queryParam("cpu", cpu).when().get("/" + model + "/" + variant)
                     .then().statusCode(400).contentType(ContentType.JSON)
