@@ -97,7 +97,7 @@ def article_001(runs: pd.DataFrame, win: pd.DataFrame) -> tuple[Table, list[str]
                                num(g.p50_ms.median()), num(g.p99_ms.median()),
                                f"{int(g.errors.sum())} + {int(g.dropped.sum())} dropped",
                                num(g.app_cpu_ms_per_req.median(), 3) if app_busy(g.app_cpu_pct.median()) else "-",
-                               num(pins), where or "-"])
+                               "0" if pins == 0 else num(pins), where or "-"])
         virtual = cell[cell.model == "virtual"]
         if virtual.empty:
             continue

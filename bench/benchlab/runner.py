@@ -446,7 +446,7 @@ class Bench:
         first_row = len(self.rows)
         app, probe = self.run_plan(block, app, probe, base_url, tokens_file, restart, db_url)
         if getattr(rt, "records_jfr", False):
-            traced = bool(pinned.trace_options(jvm.feature_version(home)))
+            traced = pinned.TRACE_OPTION in rt.jvm_args  # set at the runtime's start-up where its JDK has the trace
             seen = [pinned.read_trace(path, traced) for path in logs]
             for row in self.rows[first_row:]:
                 row.pinned_trace = None if not traced else any(t.pinned for t in seen)
