@@ -7,12 +7,13 @@ import subprocess
 import sys
 import time
 
-from benchlab import footprint, jvm, runtimes
+from benchlab.report import footprint
+from benchlab.run import jvm, runtimes
 from benchlab.model import MODELS, SCENARIOS, Load
-from benchlab.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
-from benchlab.procs import log
-from benchlab.services import ROOT
-from benchlab.wording import duration
+from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
+from benchlab.run.procs import log
+from benchlab.run.services import ROOT
+from benchlab.report.wording import duration
 
 PRESETS = {
     # The two core cases by a capacity search per model (search.py), 3 interleaved repetitions for the interval; then
@@ -233,11 +234,11 @@ def main(argv):
         return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 os.path.join(ROOT, "bench", "tests")])
     if args.compare:
-        from benchlab import compare
+        from benchlab.report import compare
         print(compare.render(*args.compare))
         return 0
     if not args.report_only:
-        from benchlab import runner
+        from benchlab.run import runner
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown, args.variants, interleave=bool(args.jdk))
         searches = sum(r.load.kind == "search" for r in plan.runs)
@@ -260,7 +261,7 @@ def main(argv):
             return status
     else:
         status = 0
-    from benchlab import report
+    from benchlab.report import render as report
     try:
         report.write_report(args.out)
         log(f"report: {os.path.join(args.out, 'report.html')} and report.md")

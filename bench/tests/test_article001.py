@@ -3,7 +3,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from benchlab import article001
+from benchlab.report import article001
 from benchlab.model import RunRow
 
 

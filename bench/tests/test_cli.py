@@ -2,7 +2,7 @@ import pytest
 
 from benchlab import cli
 from benchlab.model import Load
-from benchlab.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
+from benchlab.plan.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
 
 
 def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():

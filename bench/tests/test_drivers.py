@@ -2,9 +2,9 @@ import os
 
 import pytest
 
-from benchlab import drivers
+from benchlab.run import drivers
 from benchlab.model import PINNING_DRIVER, SCENARIOS, SHIPPED_DRIVER
-from benchlab.services import ROOT
+from benchlab.run.services import ROOT
 
 
 def packaged(root, app_dir, version, app_jar_mtime=None):

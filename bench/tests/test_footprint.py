@@ -1,6 +1,6 @@
 import pandas as pd
 
-from benchlab import footprint
+from benchlab.report import footprint
 
 
 def test_time_to_steady_is_where_the_curve_stays_near_its_final_level():

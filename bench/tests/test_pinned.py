@@ -4,7 +4,7 @@ import subprocess
 
 import pandas as pd
 
-from benchlab import pinned, services
+from benchlab.run import pinned, services
 from benchlab.model import RunRow
 
 # A virtual thread that parks inside a class initializer stays pinned to its carrier on every JDK (JEP 491 left that

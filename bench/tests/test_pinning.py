@@ -1,4 +1,4 @@
-from benchlab import pinning
+from benchlab.run import pinning
 
 
 def test_not_enough_cores_on_two():

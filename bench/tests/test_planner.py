@@ -1,7 +1,7 @@
 from benchlab.model import MODELS, Load, PlannedRun
-from benchlab.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
+from benchlab.plan.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan)
-from benchlab.search import SearchSettings
+from benchlab.plan.search import SearchSettings
 
 
 def plan(reps=3):

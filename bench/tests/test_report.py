@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from benchlab import compare, report
+from benchlab.report import compare, render as report
 from conftest import DATA
 
 QUICK = os.path.join(DATA, "quick")
@@ -121,7 +121,7 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
 
 
 def test_a_search_that_stopped_short_of_a_breach_says_what_stopped_it():
-    from benchlab.report import search_bound
+    from benchlab.report.render import search_bound
     env = {"searches": [dict(scenario="jwt-mysql", model="reactive", stop="load generator"),
                         dict(scenario="jwt-mysql", model="virtual", stop="resolved")]}
     assert search_bound(env, "jwt-mysql", "reactive") == "at least: k6 was the limit"

@@ -9,7 +9,7 @@ import shutil
 import pytest
 from playwright.sync_api import sync_playwright
 
-from benchlab import report
+from benchlab.report import render as report
 from conftest import DATA
 
 CHROMIUM = "/usr/bin/chromium"

@@ -2,9 +2,9 @@
 the run keeps of it."""
 import dataclasses
 
-from benchlab import runner
+from benchlab.run import runner
 from benchlab.model import Load, PlannedRun, RunRow
-from benchlab.planner import make_plan
+from benchlab.plan.planner import make_plan
 
 CAPACITY = {"virtual": 1000, "worker": 700, "reactive": 1300}
 

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from benchlab import runtimes
+from benchlab.run import runtimes
 
 
 def jdk(tmp_path, version):

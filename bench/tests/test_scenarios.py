@@ -1,8 +1,9 @@
 import pandas as pd
 
-from benchlab import cli, report
+from benchlab import cli
+from benchlab.report import render as report
 from benchlab.model import SCENARIOS, Load, ideal_latency_s
-from benchlab.planner import make_plan
+from benchlab.plan.planner import make_plan
 
 
 def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
@@ -27,7 +28,7 @@ def test_a_closed_gateway_step_is_compared_with_the_mixs_ideal_latency():
 
 
 def test_a_hold_variant_passes_its_hold_time_to_k6():
-    from benchlab.runner import k6_env
+    from benchlab.run.runner import k6_env
     from benchlab.model import PlannedRun
 
     class Args:
@@ -42,7 +43,7 @@ def test_a_hold_variant_passes_its_hold_time_to_k6():
 
 def test_live_turns_on_k6s_web_dashboard_for_every_run():
     from benchlab.cli import parser
-    from benchlab.runner import k6_env
+    from benchlab.run.runner import k6_env
     from benchlab.model import PlannedRun
 
     run = PlannedRun(1, "jvm", "jwt-mysql", Load("open", 100), 1, "virtual", 8)
@@ -54,7 +55,7 @@ def test_live_turns_on_k6s_web_dashboard_for_every_run():
 
 
 def test_k6_judges_each_run_by_the_scenarios_slo():
-    from benchlab.runner import k6_env
+    from benchlab.run.runner import k6_env
     from benchlab.model import SLO_MAX_BAD_SHARE, PlannedRun
 
     class Args:
@@ -71,7 +72,7 @@ def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_
     import os
     import re
     from benchlab.model import script_of
-    from benchlab.services import ROOT
+    from benchlab.run.services import ROOT
 
     checked = set()
     for scenario in SCENARIOS.values():

@@ -1,6 +1,6 @@
 import pytest
 
-from benchlab.search import Search, SearchSettings, Stop, round_rate
+from benchlab.plan.search import Search, SearchSettings, Stop, round_rate
 
 
 def drive(search: Search, capacity: float, generator_limit: float | None = None) -> list[float]:

@@ -3,7 +3,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from benchlab import services
+from benchlab.run import services
 
 
 class FakeProcess:

@@ -1,6 +1,6 @@
 import pandas as pd
 
-from benchlab import slo
+from benchlab.results import slo
 
 
 def rows(model, scenario, results):

@@ -3,7 +3,7 @@ import hashlib
 import hmac
 import json
 
-from benchlab import startup
+from benchlab.run import startup
 
 
 def decode(part):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from benchlab import stats
+from benchlab.results import stats
 
 
 def runs(mean, n_runs=3, seconds=20, seed=0):

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from benchlab import sweeps
+from benchlab.report import sweeps
 from benchlab.model import RunRow
 
 

@@ -1,4 +1,4 @@
-from benchlab import why
+from benchlab.results import why
 
 
 def test_worker_queue_names_starvation_with_the_figure():

@@ -4,7 +4,7 @@ import os
 import pandas as pd
 import pytest
 
-from benchlab import windows
+from benchlab.results import windows
 from conftest import DATA
 
 HEADER = ("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,"
@@ -76,7 +76,7 @@ def test_empty_run():
 
 
 def test_a_counter_share_is_the_ratio_of_increases_over_the_run():
-    from benchlab.sampler import Sampler
+    from benchlab.run.sampler import Sampler
     smp = Sampler(None, "http://unused", "/dev/null")
     smp.rows = [{"hits": 10.0, "lookups": 20.0}, {"hits": 40.0}, {"hits": 85.0, "lookups": 120.0}]
     assert smp.share("hits", "lookups") == 75.0  # (85 - 10) / (120 - 20)

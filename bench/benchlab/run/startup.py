@@ -22,7 +22,7 @@ import urllib.error
 import urllib.request
 
 ISSUER = "https://concurrency-lab.example/issuer"
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 APP_DIR = os.path.join(ROOT, "target", "quarkus-app")
 EMAIL = "user1@example.com"
 

@@ -11,11 +11,12 @@ import plotly.graph_objects as go
 import plotly.offline
 from plotly.subplots import make_subplots
 
-from benchlab import article001, footprint, slo, stats, sweeps, table, why
-from benchlab.layout import Section, Table, anchor, num
+from benchlab.report import article001, footprint, sweeps
+from benchlab.results import slo, stats, table, why
+from benchlab.report.layout import Section, Table, anchor, num
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
                             app_busy, ideal_latency_s)
-from benchlab.search import Stop
+from benchlab.plan.search import Stop
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")

@@ -9,7 +9,7 @@ import glob
 import os
 import re
 
-from benchlab.procs import log, run_checked
+from benchlab.run.procs import log, run_checked
 
 SHIPPED_APP = os.path.join("target", "quarkus-app")
 DRIVER_JAR = "com.mysql.mysql-connector-j-*.jar"  # the packaged layout's name for the driver's jar

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab import stats
-from benchlab.layout import Table, num
+from benchlab.results import stats
+from benchlab.report.layout import Table, num
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, app_busy
 
 SCENARIO = "article-001"

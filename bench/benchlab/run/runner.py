@@ -11,14 +11,14 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 import dataclasses
 import itertools
 
-from benchlab import (drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, slo, startup, table,
-                      why, windows)
+from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, startup
+from benchlab.results import slo, table, why, windows
 from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE, Load, PlannedRun, RunRow, script_of, variant_of
-from benchlab.planner import Plan, app_key
-from benchlab.search import Search, SearchSettings
-from benchlab.wording import duration
-from benchlab.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.services import ROOT
+from benchlab.plan.planner import Plan, app_key
+from benchlab.plan.search import Search, SearchSettings
+from benchlab.report.wording import duration
+from benchlab.run.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
+from benchlab.run.services import ROOT
 
 # The warm-up curve's load: closed model, so that the throughput shows how fast a fresh app answers. jwt-mysql (one
 # primary-key read per request) when there are tokens, else the aggregation, whose 600 ms floor needs more users.

@@ -2,7 +2,7 @@
 from A (mean latency per second, block bootstrap), and the capacity at the SLO of each."""
 from __future__ import annotations
 
-from benchlab import slo, stats, table
+from benchlab.results import slo, stats, table
 
 
 def render(dir_a: str, dir_b: str) -> str:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.layout import Table, num
-from benchlab.startup import describe, summary
+from benchlab.report.layout import Table, num
+from benchlab.run.startup import describe, summary
 
 # Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
 # so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.

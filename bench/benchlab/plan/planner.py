@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun, variant_of
-from benchlab.search import SearchSettings
+from benchlab.plan.search import SearchSettings
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s

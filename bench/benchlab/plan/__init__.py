@@ -1,0 +1,1 @@
+"""Plan: what to run, in which order, and how long it takes; the capacity search's next step."""

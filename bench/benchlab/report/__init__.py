@@ -1,0 +1,1 @@
+"""Report: views of the results, one formatting layer, one template for Markdown and HTML."""
