@@ -9,39 +9,25 @@ import time
 
 from benchlab.report import footprint
 from benchlab.run import jvm, runtimes
-from benchlab.model import MODELS, SCENARIOS, Load
+from benchlab.model import MODELS, Load, LoadKind
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.run.procs import log
 from benchlab.run.services import ROOT
 from benchlab.report.wording import duration
+from benchlab.scenarios import SCENARIOS
 
 PRESETS = {
-    # The two core cases by a capacity search per model (search.py), 3 interleaved repetitions for the interval; then
-    # article 000's 150 users and 1,000 users, closed model. The articles' other experiments (executors, pool-sweep,
-    # cache, article-001) are selected with --scenarios.
+    # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
+    # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
+    # selected with --scenarios. Each scenario's loads and variants in a preset: its module's quick and default.
     "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
-                    scenarios=("jwt-mysql", "aggregate"),
-                    loads={"jwt-mysql": "search:800", "aggregate": "search:100,vus:150,vus:1000",
-                           "article-001": "vus:50,vus:100,vus:300",
-                           "executors": "vus:150,100,200,300", "pool-sweep": "vus:50,200",
-                           "cache": "vus:150,200,800", "gateway": "vus:16,vus:100,200,400,800,1600",
-                           "hold": "vus:1000,vus:5000,vus:10000", "mixed": "50,100,200,400,800"},
-                    variants={"hold": ["10s"]}, cold_starts=5, warmup_curve=60),
+                    cold_starts=5, warmup_curve=60),
     # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
     # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
     # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
-    # Article 001's driver matrix is left to --scenarios article-001: a second packaging of the app and two more app
-    # starts would not fit (the quick JWT + MySQL search is article 001's headline point).
     "quick": dict(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
-                  scenarios=tuple(s for s in SCENARIOS if s != "article-001"),
-                  loads={"jwt-mysql": "search:500", "aggregate": "search:100", "article-001": "vus:50,vus:100,vus:300",
-                         "executors": "vus:150",
-                         "pool-sweep": "vus:50", "cache": "vus:50", "gateway": "vus:16",
-                         "hold": "vus:200", "mixed": "100"},
-                  variants={"executors": ["", "article-small"],
-                            "pool-sweep": ["pool-4", "pool-32"], "cache": ["uncached", "local-1000+redis"],
-                            "hold": ["1s"]}, cold_starts=5, warmup_curve=60),
+                  cold_starts=5, warmup_curve=60),
 }
 
 
@@ -53,10 +39,10 @@ def parse_loads(text):
         m = re.fullmatch(r"(?:(vus|rate|open|search):)?(\d+(?:\.\d+)?)", item)
         if not m or (m.group(2) and float(m.group(2)) <= 0):
             raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50) or search:START (search:100)")
-        kind = {"vus": "closed", "search": "search"}.get(m.group(1), "open")
+        kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH}.get(m.group(1), LoadKind.OPEN)
         levels.append(Load(kind, float(m.group(2))))
     kinds = [level.kind for level in levels]
-    if "search" in kinds and (kinds.count("search") > 1 or "open" in kinds):
+    if LoadKind.SEARCH in kinds and (kinds.count(LoadKind.SEARCH) > 1 or LoadKind.OPEN in kinds):
         raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the arrival rates itself: one search, "
                          f"beside closed-model levels (vus:N) only")
     if not levels:
@@ -153,8 +139,10 @@ def parse_args(argv):
             setattr(args, key, preset[key])
     if args.pointselect_seconds is None:
         args.pointselect_seconds = preset["pointselect"]
-    args.scenarios = split_list(args.scenarios or ",".join(preset["scenarios"]), SCENARIOS, "scenario")
-    args.variants = dict(preset["variants"])
+    in_preset = {s: scenario.in_preset(args.preset) for s, scenario in SCENARIOS.items()}
+    args.scenarios = split_list(args.scenarios or ",".join(s for s, p in in_preset.items() if p.selected), SCENARIOS,
+                                "scenario")
+    args.variants = {s: list(p.variants) for s, p in in_preset.items() if p.variants is not None}
     for spec in args.variants_given:
         scen, sep, names = spec.partition("=")
         if not sep or scen not in SCENARIOS:
@@ -183,7 +171,7 @@ def parse_args(argv):
     if packaged and on_other:
         p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver it compares, which only the "
                 f"jvm runtime runs (not {', '.join(on_other)}); use --runtime jvm, with --jdk for other JDKs")
-    loads = {s: parse_loads(preset["loads"][s]) for s in SCENARIOS}
+    loads = {s: parse_loads(p.loads) for s, p in in_preset.items()}
     for spec in args.loads:
         scen, sep, levels = spec.rpartition("=")
         if sep and scen not in SCENARIOS:
@@ -241,7 +229,7 @@ def main(argv):
         from benchlab.run import runner
         plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
                          args.warmup, args.cooldown, args.variants, interleave=bool(args.jdk))
-        searches = sum(r.load.kind == "search" for r in plan.runs)
+        searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
                                              f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")

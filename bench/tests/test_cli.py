@@ -48,8 +48,7 @@ def test_both_presets_search_each_models_capacity_on_the_core_cases(argv):
 def test_the_default_preset_repeats_the_search_and_keeps_the_articles_closed_steps():
     args = cli.parse_args([])
     assert args.repeat == 3
-    assert cli.parse_loads(cli.PRESETS["default"]["loads"]["aggregate"])[1:] == [Load("closed", 150),
-                                                                                Load("closed", 1000)]
+    assert args.load_levels["aggregate"][1:] == [Load("closed", 150), Load("closed", 1000)]
 
 
 @pytest.mark.parametrize("text", ["search:100,200", "search:100,search:200"])
@@ -66,7 +65,7 @@ def test_article_001_runs_on_the_jvm_runtime_only(capsys):
 
 
 def test_article_001_is_left_out_of_quick_and_default_but_has_the_articles_connections():
-    assert "article-001" not in cli.PRESETS["quick"]["scenarios"]
-    assert "article-001" not in cli.PRESETS["default"]["scenarios"]
+    assert "article-001" not in cli.parse_args(["--quick"]).scenarios
+    assert "article-001" not in cli.parse_args([]).scenarios
     args = cli.parse_args(["--scenarios", "article-001"])
     assert args.load_levels["article-001"] == [Load("closed", 50), Load("closed", 100), Load("closed", 300)]

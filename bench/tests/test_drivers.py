@@ -3,7 +3,8 @@ import os
 import pytest
 
 from benchlab.run import drivers
-from benchlab.model import PINNING_DRIVER, SCENARIOS, SHIPPED_DRIVER
+from benchlab.scenarios import SCENARIOS
+from benchlab.scenarios.article_001 import PINNING_DRIVER, SHIPPED_DRIVER
 from benchlab.run.services import ROOT
 
 

@@ -1,20 +1,22 @@
+import pytest
 import pandas as pd
 
 from benchlab import cli
 from benchlab.report import render as report
-from benchlab.model import SCENARIOS, Load, ideal_latency_s
+from benchlab.model import Load
+from benchlab.scenarios import SCENARIOS, ideal_latency_s
 from benchlab.plan.planner import make_plan
 
 
 def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
-    loads = {"gateway": cli.parse_loads(cli.PRESETS["quick"]["loads"]["gateway"])}
-    assert "gateway" in cli.PRESETS["quick"]["scenarios"]
+    loads = {"gateway": cli.parse_loads(SCENARIOS["gateway"].quick.loads)}
+    assert "gateway" in cli.parse_args(["--quick"]).scenarios
     runs = make_plan(["jvm"], ["gateway"], loads, ["virtual", "worker", "reactive"], 1, 8, 5, 1).runs
     assert [(r.model, r.load) for r in runs] == [(m, Load("closed", 16)) for m in ("virtual", "worker", "reactive")]
 
 
 def test_the_default_preset_has_the_articles_two_closed_steps_and_an_open_ladder():
-    loads = cli.parse_loads(cli.PRESETS["default"]["loads"]["gateway"])
+    loads = cli.parse_loads(SCENARIOS["gateway"].default.loads)
     assert [l for l in loads if l.kind == "closed"] == [Load("closed", 16), Load("closed", 100)]
     assert len([l for l in loads if l.kind == "open"]) >= 3
 
@@ -71,7 +73,7 @@ def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_
     """By hand (k6 run k6/aggregate.js) a script judges with its own default: the bench's SLO, not a looser number."""
     import os
     import re
-    from benchlab.model import script_of
+    from benchlab.scenarios import script_of
     from benchlab.run.services import ROOT
 
     checked = set()
@@ -84,3 +86,73 @@ def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_
                 assert float(default) == scenario.slo_p99_ms, (scenario.name, variant.name, script)
                 checked.add(script)
     assert len(checked) >= 6
+
+
+def test_every_scenario_is_defined_whole_in_its_module():
+    import os
+    from benchlab.run.services import ROOT
+
+    for name, scenario in SCENARIOS.items():
+        names = [v.name for v in scenario.variants]
+        for preset in ("quick", "default"):
+            chosen = scenario.in_preset(preset)
+            assert cli.parse_loads(chosen.loads), (name, preset)
+            assert set(chosen.variants or ()) <= set(names), (name, preset)
+        assert scenario.probes and all("{model}" in probe.path for probe in scenario.probes), name
+        assert os.path.isfile(os.path.join(ROOT, "k6", scenario.script)), name
+
+
+def test_the_smoke_test_probes_the_endpoints_of_the_chosen_scenarios(monkeypatch):
+    from types import SimpleNamespace
+    from benchlab.run import services
+
+    asked = []
+    monkeypatch.setattr(services, "http_get", lambda url, timeout, headers, method: (
+        asked.append((method, url)) or (200, '"level" "heldMs"')))
+    services.smoke_test("http://app", SimpleNamespace(scenarios=["cache", "hold", "executors"], models=["worker"]),
+                        None)
+    assert asked == [("GET", "http://app/worker/users/1/aggregate"),
+                     ("GET", "http://app/worker/users/1/aggregate/cached"), ("GET", "http://app/worker/hold?ms=1")]
+    monkeypatch.setattr(services, "http_get", lambda url, timeout, headers, method: (500, "boom"))
+    with pytest.raises(RuntimeError, match="smoke test GET /worker/hold"):
+        services.smoke_test("http://app", SimpleNamespace(scenarios=["hold"], models=["worker"]), None)
+
+
+def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_all_read(monkeypatch):
+    """What adding a scenario takes: its record (here inline, normally a module under scenarios/) and its line in
+    SCENARIOS; presets, plan, smoke test, k6's thresholds and the report's section follow from it."""
+    from types import SimpleNamespace
+    from benchlab import scenarios
+    from benchlab.model import InPreset, Limit, PlannedRun, Probe, Scenario
+    from benchlab.report.layout import Table
+    from benchlab.run import services
+    from benchlab.run.runner import k6_env
+
+    def view(runs, win, env):
+        mine = runs[runs.scenario == "echo"]
+        return None if mine.empty else (Table("Echo: one row per run", ["tag"], [[t] for t in mine.tag]), ["echoed"])
+
+    echo = Scenario("echo", "jwt-mysql.js", slo_p99_ms=25.0, limit=Limit.OFFERED, quick=InPreset("vus:7"),
+                    default=InPreset("vus:9", selected=False), probes=(Probe("GET", "/{model}/echo", "ok"),), view=view)
+    monkeypatch.setitem(scenarios.SCENARIOS, "echo", echo)
+    args = cli.parse_args(["--quick"])
+    assert "echo" in args.scenarios and args.load_levels["echo"] == [Load("closed", 7)]
+    assert "echo" not in cli.parse_args([]).scenarios
+    plan = make_plan(["jvm"], ["echo"], args.load_levels, ["virtual"], 1, 6, 4, 0.5)
+    assert [(r.scenario, r.load) for r in plan.runs] == [("echo", Load("closed", 7))]
+    k6 = k6_env("http://app", plan.runs[0], 6, SimpleNamespace(timeout=5, users=10, max_vus=None, live=False), None)
+    assert k6["P99_MS"] == "25"
+    asked = []
+    monkeypatch.setattr(services, "http_get", lambda url, **_: asked.append(url) or (200, "ok"))
+    services.smoke_test("http://app", SimpleNamespace(scenarios=["echo"], models=["virtual"]), None)
+    assert asked == ["http://app/virtual/echo"]
+    import dataclasses
+    from benchlab.model import RunRow
+    row = {f.name: None for f in dataclasses.fields(RunRow)}
+    row.update(tag="jvm-echo-virtual", scenario="echo", model="virtual", variant="", runtime="jvm", load_model="closed",
+               load=7.0, repetition=1, requests=70, errors=0, status_0=0, status_4xx=0, status_5xx=0, dropped=0,
+               ok_rps=10.0, window_s=7.0, p50_ms=5.0, p99_ms=9.0)
+    runs = pd.DataFrame([row])
+    sections = report.sections(runs, pd.DataFrame(columns=["tag", "t", "mean_ms"]), {"cores": 2})
+    echoed = [s for s in sections if s.title == "Echo: one row per run"]
+    assert echoed and echoed[0].findings == ["echoed"]

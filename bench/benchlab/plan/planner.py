@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, SCENARIOS, Load, PlannedRun, variant_of
+from benchlab.model import AGGREGATE_IDEAL_S, Load, LoadKind, PlannedRun
+from benchlab.scenarios import SCENARIOS, variant_of
 from benchlab.plan.search import SearchSettings
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
@@ -18,7 +19,7 @@ USUAL_SEARCH_STEPS = 6
 
 def measured_steps(run: PlannedRun, upper_bound: bool = False) -> int:
     """Runs a planned run stands for: a capacity search its usual steps (at most its step budget), anything else one."""
-    if run.load.kind != "search":
+    if run.load.kind != LoadKind.SEARCH:
         return 1
     return SearchSettings(run.load.value).max_steps if upper_bound else USUAL_SEARCH_STEPS
 
@@ -27,7 +28,7 @@ def expected_restart(run: PlannedRun) -> bool:
     limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
     if run.model != "worker" or limit is None:
         return False
-    in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind != "closed" else run.load.value
+    in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind != LoadKind.CLOSED else run.load.value
     core = run.props.get("lab.worker.branches.core-size")
     if core is not None:  # a dedicated branch executor queues past its core threads (ThreadPoolExecutor semantics)
         return 2 * in_flight > int(core)
@@ -95,8 +96,8 @@ def app_key(run: PlannedRun):
 
 def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
     """An open-model step of the worker model above a lower step of the same repetition expected to starve it."""
-    return run.load.kind == "open" and any(
-        expected_restart(r) for r in runs if r.load.kind == "open" and r.load.value < run.load.value
+    return run.load.kind == LoadKind.OPEN and any(
+        expected_restart(r) for r in runs if r.load.kind == LoadKind.OPEN and r.load.value < run.load.value
         and (r.runtime, r.scenario, r.variant, r.model, r.repetition)
         == (run.runtime, run.scenario, run.variant, run.model, run.repetition))
 

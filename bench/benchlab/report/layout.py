@@ -8,6 +8,8 @@ import numpy as np
 
 from benchlab.report.wording import fmt
 
+MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
+
 
 @dataclass
 class Table:
@@ -40,3 +42,14 @@ def num(v, digits=None) -> str:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return "-"
     return fmt(float(v)) if digits is None else f"{float(v):.{digits}f}"
+
+
+def model_label(row) -> str:
+    """A model under a scenario's app configuration, compared as a model of its own: "worker (article-small)"."""
+    return f"{row['model']} ({row['variant']})" if isinstance(row.get("variant"), str) and row["variant"] else row["model"]
+
+
+def failed_text(g) -> str:
+    """Failed requests by kind (no answer/4xx/5xx) and the iterations k6 could not start, summed over rows."""
+    return (f"{int(g.errors.sum())} ({int(g.status_0.sum())}/{int(g.status_4xx.sum())}/{int(g.status_5xx.sum())})"
+            f" + {int(g.dropped.sum())} dropped")

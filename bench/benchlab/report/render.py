@@ -11,14 +11,13 @@ import plotly.graph_objects as go
 import plotly.offline
 from plotly.subplots import make_subplots
 
-from benchlab.report import article001, footprint, sweeps
-from benchlab.results import slo, stats, table, why
-from benchlab.report.layout import Section, Table, anchor, num
-from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, IDEAL_LATENCY_S, MODELS, SCENARIOS, SLO_MAX_BAD_SHARE,
-                            app_busy, ideal_latency_s)
+from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, SLO_MAX_BAD_SHARE, Limit, LoadKind, app_busy,
+                            step_label)
 from benchlab.plan.search import Stop
-
-MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
+from benchlab.report import footprint
+from benchlab.report.layout import MODEL_COLORS, Section, Table, anchor, model_label, num
+from benchlab.results import slo, stats, table, why
+from benchlab.scenarios import SCENARIOS, ideal_latency_s
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 
@@ -38,11 +37,11 @@ def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
 
 def physical_limit(scenario: str, env: dict, caps: list[slo.Capacity]) -> tuple[float | None, str]:
     kind = SCENARIOS[scenario].limit
-    if kind == "point_select":
+    if kind == Limit.POINT_SELECT:
         qps = (env.get("point_select") or {}).get("qps")
         return qps, "the database's point-select rate" + (f" ({qps:.0f}/s)" if qps else " (not measured)")
     top = max(max(c.steps) for c in caps if c.scenario == scenario)  # a model's skipped steps were offered too
-    ideal = IDEAL_LATENCY_S.get(SCENARIOS[scenario].script)  # a variant may run another script; the limit is the scenario's
+    ideal = SCENARIOS[scenario].ideal_latency_s  # a variant may run another script; the limit is the scenario's
     return top, f"the highest offered rate ({top:g}/s" + (
         f"; the ideal answers every request in {ideal * 1000:.0f} ms)" if ideal else ")")
 
@@ -191,7 +190,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
     above = [s for s in c.steps if s > c.rate]
     if not above:
         return f"held the SLO up to the highest step ({max(c.steps):g}/s)"
-    at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == "open")
+    at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == LoadKind.OPEN)
               & (runs.load == above[0])]
     row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
     breach = f"at {above[0]:g}/s: p99 {num(at.p99_ms.median())} ms, {int(at.errors.sum())} failed, " \
@@ -203,16 +202,18 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
     """At every step, each model against the one with the lowest mean latency, from the per-second windows."""
     out = []
     by_tag = {tag: g["mean_ms"].to_numpy() for tag, g in win.groupby("tag")}
-    # the pool sweep compares models at each pool size, not pool sizes with each other (its own table does that)
-    pool = runs.variant.where(runs.scenario == "pool-sweep", "").fillna("")
-    for (scenario, kind, load, variant), g in runs.groupby(["scenario", "load_model", "load", pool], sort=True):
+    # a sweep of app configurations compares the models under each one, not the configurations with each other (its
+    # own table does that)
+    apart = runs.scenario.map(lambda s: SCENARIOS[s].compare_within_variant)
+    within = runs.variant.where(apart, "").fillna("")
+    for (scenario, kind, load, variant), g in runs.groupby(["scenario", "load_model", "load", within], sort=True):
         samples = {m: [by_tag[t] for t in gm.tag if t in by_tag] for m, gm in g.groupby("model")}
         samples = {m: s for m, s in samples.items() if s}
         if len(samples) < 2:
             continue
         means = {m: np.mean([x.mean() for x in s]) for m, s in samples.items()}
         best = min(means, key=means.get)
-        label = (f"{load:g}/s" if kind == "open" else f"{load:g} VUs") + (f", {variant}" if variant else "")
+        label = step_label(kind, load) + (f", {variant}" if variant else "")
         for m in sorted(samples, key=means.get):
             if m == best:
                 continue
@@ -233,7 +234,7 @@ def bad_count(rows: pd.DataFrame, noun: str = "") -> str:
 def ideal_share(r) -> str:
     """Closed model: successful throughput against VUs / the ideal latency, every user served at it (where known)."""
     ideal_s = ideal_latency_s(r.scenario, r.variant or "")
-    if r.load_model != "closed" or ideal_s is None:
+    if r.load_model != LoadKind.CLOSED or ideal_s is None:
         return "-"
     return f"{r.ok_rps / (r.load / ideal_s):.1%}"
 
@@ -249,7 +250,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
     out = []
     for _, r in med.iterrows():
         ideal_s = ideal_latency_s(r.scenario, r.variant or "")
-        if r.load_model != "closed" or ideal_s is None:
+        if r.load_model != LoadKind.CLOSED or ideal_s is None:
             continue
         ideal = r.load / ideal_s
         if r.ok_rps >= NEAR_IDEAL_SHARE * ideal:
@@ -267,7 +268,7 @@ def runs_table(med: pd.DataFrame) -> Table:
     for _, r in med.iterrows():
         busy = app_busy(r.app_cpu_pct)
         offered = r.requests + r.dropped
-        rows.append([r.scenario, f"{r.load:g}/s" if r.load_model == "open" else f"{r.load:g} VUs", r.model,
+        rows.append([r.scenario, step_label(r.load_model, r.load), r.model,
                      str(int(r.repetition)), num(r.ok_rps), ideal_share(r), num(r.p50_ms), num(r.p99_ms),
                      f"{int(r.errors)} ({int(r.status_0)}/{int(r.status_4xx)}/{int(r.status_5xx)})",
                      f"{int(r.dropped)}", f"{(r.errors + r.dropped) / offered:.2%}" if offered else "-",
@@ -300,7 +301,7 @@ def knee_runs(runs: pd.DataFrame, caps: list[slo.Capacity]) -> dict[tuple[str, s
     """Per scenario and model, the run at its capacity (its knee): the first repetition that offered that rate."""
     out = {}
     for c in caps:
-        at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == "open")
+        at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == LoadKind.OPEN)
                   & (runs.load == c.rate)]
         if c.rate and not at.empty:
             out[c.scenario, c.model] = at.sort_values("repetition").iloc[0]
@@ -316,7 +317,7 @@ def curves(runs: pd.DataFrame) -> list[str]:
     (the step at its capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99
     per model as bars, the SLO beside them."""
     figs = []
-    med = median_rows(runs[runs.load_model == "open"])
+    med = median_rows(runs[runs.load_model == LoadKind.OPEN])
     caps = {(c.scenario, c.model): c for c in slo.capacities(runs)}
     for scenario, g in med.groupby("scenario"):
         slo_ms = SCENARIOS[scenario].slo_p99_ms
@@ -412,24 +413,6 @@ def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
-def latency_over_time(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
-    """The executors scenario's closed-model runs: mean latency per second, one line per model and setting (the
-    first repetition), so that a queue that keeps filling shows as a line that keeps climbing."""
-    rows = runs[(runs.scenario == "executors") & (runs.load_model == "closed") & (runs.repetition == 1)]
-    figs = []
-    for users, at in rows.groupby("load"):
-        fig = go.Figure()
-        for _, r in at.iterrows():
-            w = win[win.tag == r.tag]
-            fig.add_trace(go.Scatter(x=w.t, y=w.mean_ms, mode="lines", name=r.model,
-                                     line={"color": MODEL_COLORS.get(r.model.split()[0])}))
-        fig.update_layout(title=f"executors at {users:g} users: mean latency per second", height=380,
-                          xaxis_title="second of the run", yaxis_title="mean latency ms (log)", yaxis_type="log",
-                          yaxis_tickformat="~g", margin={"t": 50})
-        figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
-    return figs
-
-
 def warmup_curves(env: dict) -> list[str]:
     """Successful requests per second after a fresh start, one line per runtime: how fast each reaches its level."""
     measured = {name: i["warmup_curve"] for name, i in (env.get("runtime_info") or {}).items()
@@ -513,26 +496,23 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
     """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
     experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
     cores = int(env.get("cores") or 1)
-    sweep_views = {"article-001": article001.article_001(runs, win), "executors": sweeps.executors(runs, win), "pool-sweep": sweeps.pool_sweep(runs, cores),
-                   "cache": sweeps.cache(runs, env.get("limits") or {}), "gateway": sweeps.gateway(runs),
-                   "hold": sweeps.hold(runs), "mixed": sweeps.mixed(runs)}
+    views = {s: view for s, scenario in SCENARIOS.items() if scenario.view and (view := scenario.view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
-    runs["model"] = runs.apply(sweeps.label, axis=1)
+    runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
     out = []
-    if (runs.load_model == "open").any():
+    if (runs.load_model == LoadKind.OPEN).any():
         out.append(Section("The answer", findings=verdicts(runs, env), charts=capacity_chart(runs, env), kind="verdicts"))
         out.append(Section("Capacity at the SLO", capacity_table(runs, env),
                            charts=curves(runs) + at_the_knee(runs, win) + resources_at_the_knee(runs)))
     start_up = footprint.footprint_table(env, runs)
     if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
         out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
-    for name, view in sweep_views.items():
-        if view is not None:
-            out.append(Section(view[0].title, view[0], view[1],
-                               latency_over_time(runs, win) if name == "executors" else []))
+    for name, (view_table, findings) in views.items():
+        charts = SCENARIOS[name].charts
+        out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, cores)):
         out.append(Section("Short of the ideal", findings=short,

@@ -1,1 +1,2 @@
-"""Results: the tidy tables a run writes and what is computed from them alone (windows, capacity at the SLO, differences with their intervals, what saturated)."""
+"""Results: the tidy tables a run writes, and what is computed from them alone: per-second windows, capacity at the
+SLO, differences with their intervals, which resource saturated first."""

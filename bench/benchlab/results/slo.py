@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE
+from benchlab.model import SLO_MAX_BAD_SHARE, LoadKind
+from benchlab.scenarios import SCENARIOS
 
 
 def holds_slo(row) -> bool:
@@ -39,7 +40,7 @@ def rep_capacity(passed: pd.Series) -> float:
 
 def capacities(table: pd.DataFrame) -> list[Capacity]:
     """Per scenario and model, from the open-model rows of the tidy table."""
-    open_rows = table[table["load_model"] == "open"].copy()
+    open_rows = table[table["load_model"] == LoadKind.OPEN].copy()
     if open_rows.empty:
         return []
     open_rows["slo_ok"] = open_rows.apply(holds_slo, axis=1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import SCENARIOS
+from benchlab import scenarios  # read when explaining: the scenarios' views use this module
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def explain(row: dict, cores: int) -> str:
                 f"of its level" + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
-    scenario = SCENARIOS.get(row.get("scenario"))
+    scenario = scenarios.SCENARIOS.get(row.get("scenario"))
     if rule.column == "worker_queue_max" and scenario and scenario.worker_branches_nest:
         text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":

@@ -13,16 +13,19 @@ import itertools
 
 from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, startup
 from benchlab.results import slo, table, why, windows
-from benchlab.model import SCENARIOS, SLO_MAX_BAD_SHARE, Load, PlannedRun, RunRow, script_of, variant_of
+from benchlab.model import SLO_MAX_BAD_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow
+from benchlab.scenarios import SCENARIOS, script_of, variant_of
 from benchlab.plan.planner import Plan, app_key
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.report.wording import duration
 from benchlab.run.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.run.services import ROOT
 
-# The warm-up curve's load: closed model, so that the throughput shows how fast a fresh app answers. jwt-mysql (one
-# primary-key read per request) when there are tokens, else the aggregation, whose 600 ms floor needs more users.
-CURVE_VUS = {"jwt-mysql": 16, "aggregate": 150}
+
+def curve_scenario(tokens: bool) -> str:
+    """The warm-up curve's load: the first scenario that can be it (a closed load, so that the throughput shows how
+    fast a fresh app answers), one that sends tokens when there are tokens (JWT + MySQL), else one without."""
+    return next(s.name for s in SCENARIOS.values() if s.curve_vus and s.needs_tokens == tokens)
 
 
 def counter_rate(rows, column) -> float | None:
@@ -39,7 +42,7 @@ def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
            "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(timeout)}s",
            # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
            "P99_MS": f"{SCENARIOS[run.scenario].slo_p99_ms:g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
-    if run.load.kind == "open":
+    if run.load.kind == LoadKind.OPEN:
         env["RATE"] = f"{run.load.value:g}"
         if args.max_vus:
             env.update(PRE_ALLOCATED_VUS=str(min(args.max_vus, max(20, int(run.load.value)))),
@@ -167,9 +170,9 @@ class Bench:
 
     def warmup_curve(self, rt_name, base_url, tokens_file) -> dict:
         """Successful requests per second over the first --warmup-curve seconds of load on a freshly started app."""
-        scenario = "jwt-mysql" if tokens_file else "aggregate"
-        run = PlannedRun(0, rt_name, scenario, Load("closed", CURVE_VUS[scenario]), 0, self.args.models[0],
-                         self.args.warmup_curve)
+        scenario = curve_scenario(tokens=bool(tokens_file))
+        run = PlannedRun(0, rt_name, scenario, Load(LoadKind.CLOSED, SCENARIOS[scenario].curve_vus), 0,
+                         self.args.models[0], self.args.warmup_curve)
         name = f"warmup-curve-{rt_name}"
         csv_path = os.path.join(self.out, "k6", f"{name}.csv.gz")
         rc, _ = self.k6(run, run.seconds, base_url, tokens_file, name, csv_path=csv_path)
@@ -227,7 +230,7 @@ class Bench:
         table.append_windows(self.out, run.tag, windows.per_second(requests))
         if os.path.isfile(k6_csv):
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
-        figures = windows.summary(requests, closed=run.load.kind == "closed")
+        figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
         gc_share = counter_rate(smp.rows, "gc_pause_seconds")
         allocated = counter_rate(smp.rows, "allocated_bytes")
         return RunRow(
@@ -269,11 +272,11 @@ class Bench:
         model has an app of its own, only that model."""
         seconds = seconds or self.args.warmup
         scenario = first.scenario
-        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind == "closed", l.value))
-        if load.kind == "search":  # at the search's first rate
-            load = Load("open", load.value)
+        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind == LoadKind.CLOSED, l.value))
+        if load.kind == LoadKind.SEARCH:  # at the search's first rate
+            load = Load(LoadKind.OPEN, load.value)
         if SCENARIOS[scenario].warmup_vus is not None:
-            load = Load("closed", SCENARIOS[scenario].warmup_vus)
+            load = Load(LoadKind.CLOSED, SCENARIOS[scenario].warmup_vus)
         models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
@@ -408,7 +411,7 @@ class Bench:
         if args.warmup_curve:
             info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
-        if any(SCENARIOS[s].limit == "point_select" for s in args.scenarios) and "point_select" not in self.env:
+        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in args.scenarios) and "point_select" not in self.env:
             threads = int(self.env["jdbc_pool_max"])
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{args.pointselect_seconds:.0f} s; the app is idle)")
@@ -482,7 +485,7 @@ class Bench:
         with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=CONSOLE,
                       transient=True) as progress:
             task = progress.add_task("runs", total=len(runs))
-            searched = lambda r: r.load.kind == "search"  # noqa: E731
+            searched = lambda r: r.load.kind == LoadKind.SEARCH  # noqa: E731
             for _, group in itertools.groupby(runs, key=lambda r: (r.repetition, r.load) if searched(r) else r.index):
                 group = list(group)
                 if searched(group[0]):
@@ -495,14 +498,14 @@ class Bench:
         progress.update(task, description=f"run {run.index}/{len(self.plan.runs)} {run.scenario} "
                                           f"{run.model} {run.load.label} rep {run.repetition}")
         key = (run.runtime, run.scenario, run.model, run.repetition)
-        if run.load.kind == "open" and key in block.broken:
+        if run.load.kind == LoadKind.OPEN and key in block.broken:
             # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a model
             # past its knee only costs time: a starved worker pool, minutes of backlog.
             self.env.setdefault("skipped", []).append(f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
             log(f"{run.tag}: skipped, {run.model} broke the SLO at {block.broken[key]:g}/s in this repetition")
         else:
             row = self.step(run, block)
-            if run.load.kind == "open" and not slo.holds_slo(dataclasses.asdict(row)):
+            if run.load.kind == LoadKind.OPEN and not slo.holds_slo(dataclasses.asdict(row)):
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
 
@@ -510,7 +513,7 @@ class Bench:
         """One repetition of a capacity search for each model of `runs`, in rounds: every model still searching
         measures its next rate, in an order that alternates between rounds, until every search has its answer."""
         ceiling = (self.env.get("point_select") or {}).get("qps") if SCENARIOS[runs[0].scenario].limit == \
-            "point_select" else None
+            Limit.POINT_SELECT else None
         searches = {r.model: Search(SearchSettings(r.load.value), ceiling) for r in runs}
         cores = int(self.env.get("cores") or os.cpu_count() or 1)
         for round_no in itertools.count():
@@ -519,7 +522,7 @@ class Bench:
             if not todo:
                 break
             for placeholder, rate in todo:
-                run = dataclasses.replace(placeholder, load=Load("open", rate))
+                run = dataclasses.replace(placeholder, load=Load(LoadKind.OPEN, rate))
                 progress.update(task, description=f"run {placeholder.index}/{len(self.plan.runs)} {run.scenario} "
                                                   f"{run.model} search step {round_no + 1} at {run.load.label} "
                                                   f"rep {run.repetition}")

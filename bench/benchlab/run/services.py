@@ -15,7 +15,7 @@ import urllib.request
 import psutil
 
 from benchlab.run import jvm, startup
-from benchlab.model import SCENARIOS
+from benchlab.scenarios import SCENARIOS
 from benchlab.run.procs import log
 
 ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -273,32 +273,18 @@ def quarkus_started(app):
 
 def smoke_test(base_url, args, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
-    scripts = {v.script or SCENARIOS[s].script for s in args.scenarios for v in SCENARIOS[s].variants}
+    probes = list(dict.fromkeys(probe for s in args.scenarios for probe in SCENARIOS[s].probes))
     token = None
     if tokens_file:
         with open(tokens_file) as f:
             token = f.readline().strip()
+    headers = {"Authorization": "Bearer " + token} if token else {}
     for m in args.models:
-        probes = []
-        if token:  # the user of the first token, whoever signed it
-            probes.append(("GET", f"/{m}/users/me", '"email"'))
-        if token and "report.js" in scripts:
-            probes.append(("POST", f"/{m}/users/me/report", '"cityUsers"'))
-        if "aggregate.js" in scripts:
-            probes.append(("GET", f"/{m}/users/1/aggregate", '"level"'))
-        if "aggregate-cached.js" in scripts:
-            probes.append(("GET", f"/{m}/users/1/aggregate/cached", '"level"'))
-        if "gateway.js" in scripts:
-            probes.append(("GET", f"/{m}/gateway/api/data", '"_gateway"'))
-        if "hold.js" in scripts:
-            probes.append(("GET", f"/{m}/hold?ms=1", '"heldMs"'))
-        if "mixed.js" in scripts:
-            probes += [("GET", f"/{m}/mixed?cpu=1", '"digest"'), ("GET", f"/{m}/mixed/offload?cpu=1", '"digest"')]
-        for method, path, expected in probes:
-            headers = {"Authorization": "Bearer " + token} if token else {}
-            code, body = http_get(base_url + path, timeout=10, headers=headers, method=method)
-            if code != 200 or expected not in body:
-                raise RuntimeError(f"smoke test {method} {path} answered {code}: {body[:200]}")
+        for probe in probes:
+            path = probe.path.format(model=m)
+            code, body = http_get(base_url + path, timeout=10, headers=headers, method=probe.method)
+            if code != 200 or probe.expect not in body:
+                raise RuntimeError(f"smoke test {probe.method} {path} answered {code}: {body[:200]}")
 
 
 def empty_reports(db_url, user, password):
