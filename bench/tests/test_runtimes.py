@@ -106,7 +106,7 @@ def test_each_jdk_is_a_runtime_of_its_own_named_after_its_feature_version(tmp_pa
     from benchlab import cli
     home = java_executable(jdk(tmp_path, "21.0.8"))
     args = cli.parse_args(["--quick", "--jdk", f"{home},25", "--runtime", "jvm,jvm-aot"])
-    assert args.runtimes == ["jvm-jdk21", "jvm-aot-jdk21", "jvm-jdk25", "jvm-aot-jdk25"]
+    assert args.runtimes == ("jvm-jdk21", "jvm-aot-jdk21", "jvm-jdk25", "jvm-aot-jdk25")
     rt = runtimes.make("jvm-jdk21", {}, args.jdk_runtimes["jvm-jdk21"])
     assert (rt.name, rt.java_home) == ("jvm-jdk21", home) and isinstance(rt, runtimes.JvmRuntime)
     assert rt.command("/repo", rt.java_home, 19100, {})[0] == f"{home}/bin/java"

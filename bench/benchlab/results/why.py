@@ -12,46 +12,53 @@ the level at which that resource is taken as saturated; the highest score >= 1 i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from benchlab import scenarios  # read when explaining: the scenarios' views use this module
+
+
+class Level(Enum):
+    """How a rule's threshold is computed where it is not a fixed number."""
+    WAIT = "wait"  # anything waiting
+    CORES = "cores"  # 90 % of every core
 
 
 @dataclass(frozen=True)
 class Rule:
     column: str
-    level_name: str  # how the threshold is computed: "cores" (x 90 %), "wait" (> 0) or a fixed number
+    level: Level | float  # a fixed number: the value at which the resource counts as saturated
     resource: str
     sentence: str  # formatted with the value
 
 
 RULES = (
-    Rule("worker_queue_max", "wait", "worker-pool queue",
+    Rule("worker_queue_max", Level.WAIT, "worker-pool queue",
          "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool"),
-    Rule("metrics_missed_pct", "50", "event-loop delay",
+    Rule("metrics_missed_pct", 50, "event-loop delay",
          "event-loop delay: /lab/saturation, answered on the event loop, went unanswered within 1.5 s in {v:.0f} % "
          "of the samples while the app's CPU was not saturated (a blocked event loop)"),
-    Rule("jdbc_awaiting_max", "wait", "JDBC pool wait",
+    Rule("jdbc_awaiting_max", Level.WAIT, "JDBC pool wait",
          "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
-    Rule("sql_queue_max", "wait", "reactive pool queue",
+    Rule("sql_queue_max", Level.WAIT, "reactive pool queue",
          "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
-    Rule("downstream_waiting_max", "wait", "REST client pool wait",
+    Rule("downstream_waiting_max", Level.WAIT, "REST client pool wait",
          "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (more calls in flight than "
          "quarkus.rest-client.downstream.connection-pool-size)"),
-    Rule("k6_cpu_pct", "cores", "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
-    Rule("db_cpu_pct", "cores", "DB CPU", "database CPU: {v:.0f} %"),
-    Rule("downstream_cpu_pct", "cores", "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
-    Rule("app_cpu_pct", "cores", "app CPU", "app CPU: {v:.0f} %"),
-    Rule("host_cpu_pct", "85", "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
-    Rule("gc_share_pct", "5", "GC", "GC: {v:.1f} % of the run in pauses"),
+    Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
+    Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %"),
+    Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
+    Rule("app_cpu_pct", Level.CORES, "app CPU", "app CPU: {v:.0f} %"),
+    Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
+    Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses"),
 )
 
 
 def threshold(rule: Rule, cores: int) -> float:
-    if rule.level_name == "wait":
+    if rule.level is Level.WAIT:
         return 0.5  # counts are integers: one waiter is a wait
-    if rule.level_name == "cores":
+    if rule.level is Level.CORES:
         return 90.0 * cores
-    return float(rule.level_name)
+    return float(rule.level)
 
 
 def scores(row: dict, cores: int) -> list[tuple[float, Rule, float]]:

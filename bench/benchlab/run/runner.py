@@ -1,4 +1,6 @@
 """The measured part: start what the plan needs, warm up, run every planned run, write one row per run."""
+import dataclasses
+import itertools
 import os
 import shutil
 import tempfile
@@ -8,18 +10,16 @@ import traceback
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-import dataclasses
-import itertools
-
-from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, startup
-from benchlab.results import slo, table, why, windows
+from benchlab.config import Config
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow
-from benchlab.scenarios import SCENARIOS, script_of, variant_of
 from benchlab.plan.planner import Plan, app_key
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.report.wording import duration
+from benchlab.results import slo, table, why, windows
+from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, sampler, services, startup
 from benchlab.run.procs import CONSOLE, Interrupted, ProcessManager, install_signal_handlers, log, run_checked
 from benchlab.run.services import ROOT
+from benchlab.scenarios import SCENARIOS, script_of, variant_of
 
 
 def curve_scenario(tokens: bool) -> str:
@@ -36,21 +36,21 @@ def counter_rate(rows, column) -> float | None:
     return (seen[-1][column] - seen[0][column]) / max(seen[-1]["t_s"] - seen[0]["t_s"], 1)
 
 
-def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
-    timeout = SCENARIOS[run.scenario].k6_timeout_s or args.timeout
+def k6_env(base_url, run: PlannedRun, seconds, config, tokens_file):
+    timeout = SCENARIOS[run.scenario].k6_timeout_s or config.timeout
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
-           "TOKENS_FILE": tokens_file or "", "USERS": str(args.users), "TIMEOUT": f"{int(timeout)}s",
+           "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
            # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
            "P99_MS": f"{SCENARIOS[run.scenario].slo_p99_ms:g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
     if run.load.kind == LoadKind.OPEN:
         env["RATE"] = f"{run.load.value:g}"
-        if args.max_vus:
-            env.update(PRE_ALLOCATED_VUS=str(min(args.max_vus, max(20, int(run.load.value)))),
-                       MAX_VUS=str(args.max_vus))
+        if config.max_vus:
+            env.update(PRE_ALLOCATED_VUS=str(min(config.max_vus, max(20, int(run.load.value)))),
+                       MAX_VUS=str(config.max_vus))
     else:
         env["VUS"] = f"{run.load.value:g}"
     env.update(variant_of(run.scenario, run.variant).k6_env)
-    if args.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
+    if config.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
         env["K6_WEB_DASHBOARD"] = "true"
     return env
 
@@ -58,11 +58,11 @@ def k6_env(base_url, run: PlannedRun, seconds, args, tokens_file):
 class Bench:
     """The processes of one benchmark and the figures they give; run() drives the plan."""
 
-    def __init__(self, args, plan: Plan):
-        self.args, self.plan = args, plan
+    def __init__(self, config: Config, plan: Plan):
+        self.config, self.plan = config, plan
         self.pm = ProcessManager()
-        self.out = args.out
-        self.logs = os.path.join(args.out, "logs")
+        self.out = config.out
+        self.logs = os.path.join(config.out, "logs")
         self.rows: list[RunRow] = []
         self.failures: list[str] = []
         self.env: dict = {}
@@ -71,46 +71,46 @@ class Bench:
         self.redis_url = None
         self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
         self.k6_proc = None
-        split = pinning.split_cores(os.cpu_count() or 1) if args.pin else None
+        split = pinning.split_cores(os.cpu_count() or 1) if config.pin else None
         self.k6_cores, self.app_cores = split if split else (None, None)
 
     # --- the app and what it needs -------------------------------------------------------------------------------
 
     def start_services(self, java_home, workdir):
         """Database, tokens and the downstream service (which seeds the users). Returns (props, env, tokens file)."""
-        args = self.args
-        jwt = services.Jwt(args.jwt, workdir)
+        config = self.config
+        jwt = services.Jwt(config.jwt, workdir)
         tokens_file, token_error = None, []
         token_thread = None
-        if any(SCENARIOS[s].needs_tokens for s in args.scenarios):
+        if any(SCENARIOS[s].needs_tokens for s in config.scenarios):
             tokens_file = os.path.join(workdir, "tokens.txt")
-            log(f"signing {args.users} {args.jwt.upper()} tokens (in parallel with the database start)")
+            log(f"signing {config.users} {config.jwt.upper()} tokens (in parallel with the database start)")
 
             def sign():
                 try:
-                    services.generate_tokens(self.pm, args.users, tokens_file, jwt, self.logs)
+                    services.generate_tokens(self.pm, config.users, tokens_file, jwt, self.logs)
                 except BaseException as e:  # noqa: BLE001 - re-raised by the main thread
                     token_error.append(e)
 
             token_thread = threading.Thread(target=sign, daemon=True)
             token_thread.start()
-        if args.db_url:
-            db_url = args.db_url
+        if config.db_url:
+            db_url = config.db_url
         else:
             log("starting the database: ./mvnw -q exec:exec@database")
             t = time.time()
             self.db, db_url = services.start_database(self.pm, java_home, self.logs)
             log(f"database ready in {time.time() - t:.0f} s: {db_url}")
         props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
-                 "quarkus.datasource.username": args.db_user, "quarkus.datasource.password": args.db_password,
+                 "quarkus.datasource.username": config.db_user, "quarkus.datasource.password": config.db_password,
                  **jwt.props}
         child_env = dict(os.environ, **jwt.env)
-        ds_port = args.port + 1
+        ds_port = config.port + 1
         # The downstream service (same jar) seeds the users, so that every app start finds the same database state
         # and no app start-up includes the seeding.
-        ds_props = dict(props, **{"quarkus.http.port": ds_port, "lab.seed.users": args.users})
-        backend_ports = (args.port + 3, args.port + 4)
-        gateway = any(SCENARIOS[s].backends for s in args.scenarios)
+        ds_props = dict(props, **{"quarkus.http.port": ds_port, "lab.seed.users": config.users})
+        backend_ports = (config.port + 3, config.port + 4)
+        gateway = any(SCENARIOS[s].backends for s in config.scenarios)
         if gateway:  # the gateway's two backend instances, beside the downstream service in its process
             ds_props["lab.backend.ports"] = ",".join(map(str, backend_ports))
         ds = self.pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, ds_port, ds_props),
@@ -121,7 +121,7 @@ class Bench:
                 raise token_error[0]
         services.wait_ready(ds, f"http://127.0.0.1:{ds_port}/q/health/ready", 180, "downstream service")
         self.downstream = ds
-        log(f"downstream ready on port {ds_port}, {args.users} users seeded")
+        log(f"downstream ready on port {ds_port}, {config.users} users seeded")
         redis = None
         if any(variant_of(r.scenario, r.variant).redis for r in self.plan.runs):
             log("starting Redis for the remote cache tier: ./mvnw -q exec:exec@redis")
@@ -133,7 +133,7 @@ class Bench:
                     pinning.pin_group(proc.pgid, self.app_cores)
         # No drain on stop: the bench stops the app only between runs (a restart after a starved run, the end),
         # with nothing in flight worth waiting for.
-        app_props = dict(props, **{"quarkus.http.port": args.port,
+        app_props = dict(props, **{"quarkus.http.port": config.port,
                                    "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{ds_port}",
                                    "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"})
         if gateway:
@@ -141,10 +141,10 @@ class Bench:
         return app_props, child_env, tokens_file, db_url
 
     def start_app(self, rt, java_home, props, child_env, tokens_file, log_name):
-        base_url = f"http://127.0.0.1:{self.args.port}"
+        base_url = f"http://127.0.0.1:{self.config.port}"
         t = time.time()
-        proc = rt.start(self.pm, ROOT, java_home, self.args.port, props, child_env, os.path.join(self.logs, log_name))
-        first = services.first_success(proc, base_url, self.args, tokens_file, t, 300, f"app ({rt.name})")
+        proc = rt.start(self.pm, ROOT, java_home, self.config.port, props, child_env, os.path.join(self.logs, log_name))
+        first = services.first_success(proc, base_url, self.config, tokens_file, t, 300, f"app ({rt.name})")
         services.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
         if self.app_cores and getattr(proc, "pgid", None):
             pinning.pin_group(proc.pgid, self.app_cores)
@@ -153,26 +153,26 @@ class Bench:
     def cold_starts(self, rt, java_home, props, child_env, tokens_file) -> list[dict]:
         """--cold-starts fresh starts of the app, each stopped after its first successful request: seconds from the
         start command to that answer, Quarkus's own "started in", and the RSS at that moment."""
-        base_url = f"http://127.0.0.1:{self.args.port}"
+        base_url = f"http://127.0.0.1:{self.config.port}"
         starts = []
-        for i in range(1, self.args.cold_starts + 1):
+        for i in range(1, self.config.cold_starts + 1):
             t = time.time()
-            proc = rt.start(self.pm, ROOT, java_home, self.args.port, props, child_env,
+            proc = rt.start(self.pm, ROOT, java_home, self.config.port, props, child_env,
                             os.path.join(self.logs, f"cold-{rt.name}-{i}.log"))
             try:
-                first = services.first_success(proc, base_url, self.args, tokens_file, t, 300, f"app ({rt.name})")
+                first = services.first_success(proc, base_url, self.config, tokens_file, t, 300, f"app ({rt.name})")
                 starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
                                "quarkus_started_s": services.quarkus_started(proc)})
             finally:
                 self.pm.stop(proc)
-            log(f"cold start {i}/{self.args.cold_starts} of {rt.name}: first successful request after {first:.2f} s")
+            log(f"cold start {i}/{self.config.cold_starts} of {rt.name}: first successful request after {first:.2f} s")
         return starts
 
     def warmup_curve(self, rt_name, base_url, tokens_file) -> dict:
         """Successful requests per second over the first --warmup-curve seconds of load on a freshly started app."""
         scenario = curve_scenario(tokens=bool(tokens_file))
         run = PlannedRun(0, rt_name, scenario, Load(LoadKind.CLOSED, SCENARIOS[scenario].curve_vus), 0,
-                         self.args.models[0], self.args.warmup_curve)
+                         self.config.models[0], self.config.warmup_curve)
         name = f"warmup-curve-{rt_name}"
         csv_path = os.path.join(self.out, "k6", f"{name}.csv.gz")
         rc, _ = self.k6(run, run.seconds, base_url, tokens_file, name, csv_path=csv_path)
@@ -190,10 +190,10 @@ class Bench:
 
     def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
         summary = os.path.join(self.out, "k6", f"{name}.json")
-        script = os.path.join(self.args.k6_dir, script_of(run.scenario, run.variant))
-        rc = k6tool.run_k6(self.pm, self.k6_exe, script, k6_env(base_url, run, seconds, self.args, tokens_file),
-                           summary, os.path.join(self.logs, f"k6-{name}.log"), self.args.port + 2,
-                           timeout=seconds + (SCENARIOS[run.scenario].k6_timeout_s or self.args.timeout) + 120, csv_path=csv_path, cores=self.k6_cores,
+        script = os.path.join(self.config.k6_dir, script_of(run.scenario, run.variant))
+        rc = k6tool.run_k6(self.pm, self.k6_exe, script, k6_env(base_url, run, seconds, self.config, tokens_file),
+                           summary, os.path.join(self.logs, f"k6-{name}.log"), self.config.port + 2,
+                           timeout=seconds + (SCENARIOS[run.scenario].k6_timeout_s or self.config.timeout) + 120, csv_path=csv_path, cores=self.k6_cores,
                            started=lambda p: setattr(self, "k6_proc", p))
         return rc, summary
 
@@ -270,14 +270,14 @@ class Bench:
         """Every model of a block (a scenario under one app configuration) at the scenario's lowest load, before
         any measurement of the block: for the JIT, without overloading a model before it is measured. Where each
         model has an app of its own, only that model."""
-        seconds = seconds or self.args.warmup
+        seconds = seconds or self.config.warmup
         scenario = first.scenario
-        load = min(self.args.load_levels[scenario], key=lambda l: (l.kind == LoadKind.CLOSED, l.value))
+        load = min(self.config.load_levels[scenario], key=lambda l: (l.kind == LoadKind.CLOSED, l.value))
         if load.kind == LoadKind.SEARCH:  # at the search's first rate
             load = Load(LoadKind.OPEN, load.value)
         if SCENARIOS[scenario].warmup_vus is not None:
             load = Load(LoadKind.CLOSED, SCENARIOS[scenario].warmup_vus)
-        models = [m for m in self.args.models if m in variant_of(scenario, first.variant).models]
+        models = [m for m in self.config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
         for model in models:
@@ -289,21 +289,21 @@ class Bench:
                 raise RuntimeError(f"k6 failed during warm-up (exit {rc}); see {self.logs}/k6-{label}-{run.tag}.log")
 
     def run_all(self):
-        args = self.args
+        config = self.config
         workdir = tempfile.mkdtemp(prefix="bench-")
         status = 0
         started = time.time()
         try:
             java_home = services.find_java_home()
             self.k6_exe = k6tool.find_or_install_k6(ROOT, self.logs)
-            if self.args.live:
+            if self.config.live:
                 log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
-            self.env = services.environment(args, java_home, k6tool.k6_version(self.k6_exe))
-            self.env.update(pinning=pinning.describe(args.pin, os.cpu_count() or 1),
+            self.env = services.environment(config, java_home, k6tool.k6_version(self.k6_exe))
+            self.env.update(pinning=pinning.describe(config.pin, os.cpu_count() or 1),
                             planned_seconds=round(self.plan.planned_seconds()),
-                            planned_seconds_at_most=round(self.plan.planned_seconds(upper_bound=True)), **args.settings)
-            if args.target:
-                status = self.run_target(args.target)
+                            planned_seconds_at_most=round(self.plan.planned_seconds(upper_bound=True)), **config.settings)
+            if config.target:
+                status = self.run_target(config.target)
             else:
                 status = self.run_local(java_home, workdir)
         except Interrupted as e:
@@ -323,9 +323,9 @@ class Bench:
         return status
 
     def run_local(self, java_home, workdir):
-        args = self.args
+        config = self.config
         jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
-        if args.rebuild or not os.path.isfile(jar):
+        if config.rebuild or not os.path.isfile(jar):
             log("building the app: ./mvnw -B -q package -DskipTests (about 1 minute; several more the first time, "
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
@@ -334,11 +334,11 @@ class Bench:
         self.env["mysql_driver"] = {drivers.SHIPPED_APP: drivers.packaged_version(ROOT, drivers.SHIPPED_APP)}
         app_dirs = {}  # driver version -> the packaged app that has it
         for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.plan.runs} - {None}):
-            app_dirs[version] = drivers.prepare(ROOT, version, self.logs, args.rebuild)
+            app_dirs[version] = drivers.prepare(ROOT, version, self.logs, config.rebuild)
             self.env["mysql_driver"][app_dirs[version]] = version
-        rt_options = dict(jvm_args=args.jvm_args, native_exe=args.native_exe, cpus=args.cpus, memory=args.memory,
-                          base_image=args.base_image)
-        rts = {r: runtimes.make(r, rt_options, args.jdk_runtimes.get(r)) for r in args.runtimes}
+        rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus, memory=config.memory,
+                          base_image=config.base_image)
+        rts = {r: runtimes.make(r, rt_options, config.jdk_runtimes.get(r)) for r in config.runtimes}
         for rt in rts.values():
             home = rt.java_home or java_home
             rt.check(ROOT, home)
@@ -346,12 +346,12 @@ class Bench:
                                                                      limits=rt.limits(), java_home=home)
         # the report's start-up table says why a native runtime has no row of figures
         self.env["native_executables"] = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
-        if args.flamegraph:
-            log(f"flame graphs ({args.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
-            self.profiler = profiler.Profiler(java_home, profiler.library(ROOT, self.logs), args.flamegraph,
+        if config.flamegraph:
+            log(f"flame graphs ({config.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
+            self.profiler = profiler.Profiler(java_home, profiler.library(ROOT, self.logs), config.flamegraph,
                                               os.path.join(self.out, "flamegraphs"))
-            self.env["flamegraphs"] = (f"async-profiler {profiler.VERSION}, event {args.flamegraph}: "
-                                       f"flamegraphs/<run>-{args.flamegraph}.html, one per run of the jvm runtime")
+            self.env["flamegraphs"] = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
+                                       f"flamegraphs/<run>-{config.flamegraph}.html, one per run of the jvm runtime")
         services_up = self.start_services(java_home, workdir)
         jfr_dir = os.path.join(self.logs, "jfr")
         # The app of the moment and what it runs: (runtime, properties, packaged app); each runtime's first app (its
@@ -384,18 +384,18 @@ class Bench:
     def start_up(self, rt, home, java_home, services_up, jfr_dir):
         """A runtime's first app: its cold starts, then a start with the recording and the profiler's agent, a smoke
         test, its idle RSS, the warm-up curve and (once) the database's point-select rate. Returns (app, probe)."""
-        args = self.args
+        config = self.config
         props, child_env, tokens_file, db_url = services_up
-        base_url = f"http://127.0.0.1:{args.port}"
+        base_url = f"http://127.0.0.1:{config.port}"
         info = self.env["runtime_info"][rt.name]
-        if args.cold_starts:
+        if config.cold_starts:
             info["cold_starts"] = self.cold_starts(rt, home, props, child_env, tokens_file)
         # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
         if isinstance(rt, runtimes.JvmRuntime):
             if rt.records_jfr:  # the app on the host JVM only
                 rt.jvm_args += [pinned.jvm_option(jfr_dir),
                                 *pinned.trace_options(jvm.feature_version(home))]
-            if args.flamegraph:
+            if config.flamegraph:
                 rt.jvm_args.append(profiler.JVM_OPTION)
         app, first = self.start_app(rt, home, props, child_env, tokens_file, f"app-{rt.name}.log")
         probe = rt.probe(app)
@@ -406,16 +406,16 @@ class Bench:
         if warnings:
             info["start_warnings"] = warnings
             log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
-        services.smoke_test(base_url, args, tokens_file)
+        services.smoke_test(base_url, config, tokens_file)
         info["rss_idle_mb"] = startup.rss_mb(app.pid)
-        if args.warmup_curve:
+        if config.warmup_curve:
             info["warmup_curve"] = self.warmup_curve(rt.name, base_url, tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
-        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in args.scenarios) and "point_select" not in self.env:
+        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios) and "point_select" not in self.env:
             threads = int(self.env["jdbc_pool_max"])
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
-                f"{args.pointselect_seconds:.0f} s; the app is idle)")
-            self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, args, threads,
+                f"{config.pointselect_seconds:.0f} s; the app is idle)")
+            self.env["point_select"] = services.point_select_rate(self.pm, java_home, db_url, config, threads,
                                                                   self.logs)
             log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
         return app, probe
@@ -424,7 +424,7 @@ class Bench:
         """A block of runs under one app: a fresh app if the block needs another runtime, configuration or packaging
         (or each model has one of its own), a warm-up, the runs, and what the JVM's pinned-thread trace saw."""
         props, child_env, tokens_file, db_url = services_up
-        base_url = f"http://127.0.0.1:{self.args.port}"
+        base_url = f"http://127.0.0.1:{self.config.port}"
         scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
         block_props = dict(props, **block[0].props)
         if variant.redis:
@@ -457,9 +457,9 @@ class Bench:
 
     def run_target(self, base_url):
         """An app started elsewhere: no database, downstream or app of ours, no process figures, same scripts."""
-        args = self.args
-        needing = [s for s in args.scenarios if SCENARIOS[s].needs_tokens]
-        if needing and not args.tokens:
+        config = self.config
+        needing = [s for s in config.scenarios if SCENARIOS[s].needs_tokens]
+        if needing and not config.tokens:
             raise RuntimeError(f"--target with the {', '.join(needing)} scenario needs --tokens FILE: tokens signed "
                                f"with the target's key (one per line)")
         configured = sorted({r.scenario for r in self.plan.runs if r.props})
@@ -467,14 +467,14 @@ class Bench:
             raise RuntimeError(f"--target cannot measure {', '.join(configured)}: its variants configure the app "
                                f"(pool sizes, executors), which only a local run can start; measure it locally")
         try:
-            services.smoke_test(base_url, args, args.tokens)
+            services.smoke_test(base_url, config, config.tokens)
         except OSError as e:
             raise RuntimeError(f"--target {base_url} does not answer: {e}") from e
         t_load = time.time()
         for _, block in itertools.groupby(self.plan.runs, key=lambda r: r.scenario):
             block = list(block)
-            self.warm_up(None, block[0], base_url, args.tokens, "warmup")
-            self.run_plan(block, None, None, base_url, args.tokens, None, None)
+            self.warm_up(None, block[0], base_url, config.tokens, "warmup")
+            self.run_plan(block, None, None, base_url, config.tokens, None, None)
         self.env["load_seconds"] = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in self.failures) else 0
 
@@ -557,7 +557,7 @@ class Bench:
                 self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
                 drained = services.wait_drained(block.app, block.base_url)
         if script_of(run.scenario, run.variant) == "report.js" and block.db_url:
-            services.empty_reports(block.db_url, self.args.db_user, self.args.db_password)
+            services.empty_reports(block.db_url, self.config.db_user, self.config.db_password)
         row = self.measure(run, run.runtime, block.probe, block.base_url, block.tokens_file)
         row.drain_wait_s = round(drained, 1)
         self.rows.append(row)
@@ -591,8 +591,8 @@ def generator_limited(row: dict, cores: int) -> bool:
     hits = why.saturated(row, cores)
     return bool(hits) and hits[0][1].resource == "k6 CPU"
 
-def run(args, plan: Plan) -> int:
+def run(config: Config, plan: Plan) -> int:
     install_signal_handlers()
     for d in ("logs", "k6", "samples"):
-        os.makedirs(os.path.join(args.out, d), exist_ok=True)
-    return Bench(args, plan).run_all()
+        os.makedirs(os.path.join(config.out, d), exist_ok=True)
+    return Bench(config, plan).run_all()

@@ -84,9 +84,9 @@ def raise_open_files(wanted=65_536):
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def environment(args, java_home, k6_version):
+def environment(config, java_home, k6_version):
     """The machine, the software and the limits in force, for the report's header."""
-    env = {"command_line": args.command_line, "preset": args.preset,
+    env = {"command_line": config.command_line, "preset": config.preset,
            "started": time.strftime("%Y-%m-%d %H:%M:%S %z")}
     env["cpu_model"] = first_line("/proc/cpuinfo", "model name")
     env["cores"] = psutil.cpu_count()
@@ -213,11 +213,11 @@ def generate_tokens(pm, count, path, jwt, logs):
         raise RuntimeError(f"expected {count} tokens in {path}, found {n}")
 
 
-def point_select_rate(pm, java_home, db_url, args, threads, logs):
+def point_select_rate(pm, java_home, db_url, config, threads, logs):
     argv = [os.path.join(java_home, "bin", "java"), "-cp", os.path.join(ROOT, "target/quarkus-app/lib/main/*"),
-            os.path.join(ROOT, "bench", "PointSelectRate.java"), "--url", db_url, "--user", args.db_user,
-            "--password", args.db_password, "--threads", str(threads), "--seconds", str(args.pointselect_seconds),
-            "--warmup", "2", "--users", str(args.users)]
+            os.path.join(ROOT, "bench", "PointSelectRate.java"), "--url", db_url, "--user", config.db_user,
+            "--password", config.db_password, "--threads", str(threads), "--seconds", str(config.pointselect_seconds),
+            "--warmup", "2", "--users", str(config.users)]
     log_path = os.path.join(logs, f"pointselect-{threads}.log")
     pm.run("point-select measurement", argv, log_path, timeout=300)
     with open(log_path) as f:
@@ -241,10 +241,10 @@ def wait_drained(app, base_url, timeout=15):
     return waited
 
 
-def first_success(app, base_url, args, tokens_file, t0, timeout, what):
+def first_success(app, base_url, config, tokens_file, t0, timeout, what):
     """Seconds from t0 (the start command) to the first 200 on a real endpoint: /<model>/users/me with a token, or
     the aggregate without one. Polled every 50 ms; connection refused and 5xx just mean "not yet"."""
-    m = args.models[0]
+    m = config.models[0]
     if tokens_file:
         with open(tokens_file) as f:
             url, headers = f"{base_url}/{m}/users/me", {"Authorization": "Bearer " + f.readline().strip()}
@@ -271,15 +271,15 @@ def quarkus_started(app):
     return startup.started_in(text)
 
 
-def smoke_test(base_url, args, tokens_file):
+def smoke_test(base_url, config, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
-    probes = list(dict.fromkeys(probe for s in args.scenarios for probe in SCENARIOS[s].probes))
+    probes = list(dict.fromkeys(probe for s in config.scenarios for probe in SCENARIOS[s].probes))
     token = None
     if tokens_file:
         with open(tokens_file) as f:
             token = f.readline().strip()
     headers = {"Authorization": "Bearer " + token} if token else {}
-    for m in args.models:
+    for m in config.models:
         for probe in probes:
             path = probe.path.format(model=m)
             code, body = http_get(base_url + path, timeout=10, headers=headers, method=probe.method)

@@ -1,0 +1,59 @@
+"""The configuration of one bench/run, built once from the command line (cli.parse_args) and read everywhere else."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from benchlab.model import Load
+
+
+@dataclass(frozen=True)
+class Config:
+    command_line: str
+    preset: str  # "quick" or "default"
+    out: str  # the results directory
+    # what runs
+    scenarios: tuple[str, ...]
+    variants: dict[str, list[str]]  # scenario -> the variants chosen (absent: every one but the opt-in ones)
+    models: tuple[str, ...]
+    runtimes: tuple[str, ...]
+    jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
+    load_levels: dict[str, list[Load]]
+    duration: float
+    warmup: float
+    repeat: int
+    cooldown: float
+    cold_starts: int
+    warmup_curve: float
+    # the app, its services and k6
+    users: int
+    timeout: float
+    max_vus: int | None
+    pointselect_seconds: float
+    jwt: str
+    db_url: str | None
+    db_user: str
+    db_password: str
+    port: int
+    k6_dir: str
+    rebuild: bool
+    jvm_args: tuple[str, ...]
+    native_exe: str | None
+    cpus: str | None
+    memory: str | None
+    base_image: str | None
+    jdk: str | None
+    live: bool
+    pin: bool
+    flamegraph: str | None
+    target: str | None  # an app started elsewhere: its base URL
+    tokens: str | None
+    # what bench/run does instead of a run
+    report_only: bool
+    compare: tuple[str, str] | None
+    self_test: bool
+    settings: dict  # the report's settings table, as results.json keeps them
+
+    @classmethod
+    def of(cls, parsed) -> Config:
+        """From argparse's namespace once cli.parse_args has completed and checked it."""
+        return cls(**{f.name: getattr(parsed, f.name) for f in fields(cls)})
