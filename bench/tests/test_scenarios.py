@@ -30,7 +30,7 @@ def test_a_closed_gateway_step_is_compared_with_the_mixs_ideal_latency():
 
 
 def test_a_hold_variant_passes_its_hold_time_to_k6():
-    from benchlab.run.runner import k6_env
+    from benchlab.run.measure import k6_env
     from benchlab.model import PlannedRun
 
     class Args:
@@ -45,7 +45,7 @@ def test_a_hold_variant_passes_its_hold_time_to_k6():
 
 def test_live_turns_on_k6s_web_dashboard_for_every_run():
     from benchlab.cli import parser
-    from benchlab.run.runner import k6_env
+    from benchlab.run.measure import k6_env
     from benchlab.model import PlannedRun
 
     run = PlannedRun(1, "jvm", "jwt-mysql", Load("open", 100), 1, "virtual", 8)
@@ -57,7 +57,7 @@ def test_live_turns_on_k6s_web_dashboard_for_every_run():
 
 
 def test_k6_judges_each_run_by_the_scenarios_slo():
-    from benchlab.run.runner import k6_env
+    from benchlab.run.measure import k6_env
     from benchlab.model import SLO_MAX_BAD_SHARE, PlannedRun
 
     class Args:
@@ -126,7 +126,7 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     from benchlab.model import InPreset, Limit, PlannedRun, Probe, Scenario
     from benchlab.report.layout import Table
     from benchlab.run import services
-    from benchlab.run.runner import k6_env
+    from benchlab.run.measure import k6_env
 
     def view(runs, win, env):
         mine = runs[runs.scenario == "echo"]

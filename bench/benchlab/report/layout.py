@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchlab.model import MODELS
 from benchlab.report.wording import fmt
 
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
@@ -53,3 +54,7 @@ def failed_text(g) -> str:
     """Failed requests by kind (no answer/4xx/5xx) and the iterations k6 could not start, summed over rows."""
     return (f"{int(g.errors.sum())} ({int(g.status_0.sum())}/{int(g.status_4xx.sum())}/{int(g.status_5xx.sum())})"
             f" + {int(g.dropped.sum())} dropped")
+
+
+def model_order(models) -> list[str]:
+    return sorted(set(models), key=lambda m: (MODELS.index(m.split()[0]), m))

@@ -51,3 +51,17 @@ def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         if column not in win:  # written by an older bench (no p50 per second)
             win[column] = None
     return runs, win, env
+
+
+def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """Scenario x model x load: medians over repetitions, sums for the counts, max for the queues."""
+    keys = ["scenario", "load_model", "load", "model", "variant"]  # the variant is part of the model's label
+    agg = {c: "median" for c in ("ok_rps", "p50_ms", "p99_ms", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
+                                  "host_cpu_pct", "downstream_cpu_pct", "app_cpu_ms_per_req", "rss_peak_mb", "threads_peak", "window_s",
+                                  "gc_share_pct", "jdbc_blocking_ms_avg")}
+    agg.update({c: "sum" for c in ("requests", "errors", "status_0", "status_4xx", "status_5xx", "dropped")})
+    agg["pinned"] = lambda v: v.sum(min_count=1)  # None when not recorded, not 0
+    agg.update({c: "max" for c in ("worker_queue_max", "worker_threads_max", "jdbc_awaiting_max", "sql_queue_max",
+                                   "downstream_waiting_max", "metrics_missed_pct")})
+    agg["repetition"] = "nunique"
+    return runs.groupby(keys, sort=True).agg(agg).reset_index()

@@ -16,7 +16,6 @@ import psutil
 
 from benchlab.run import jvm, startup
 from benchlab.scenarios import SCENARIOS
-from benchlab.run.procs import log
 
 ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 ISSUER = "https://concurrency-lab.example/issuer"

@@ -1,0 +1,144 @@
+"""The app's life cycle in a benchmark: what it needs (database, tokens, the downstream service with the gateway's
+backends, Redis), then its starts: measured ones, cold ones and restarts, each pinned to the app's cores with --pin."""
+import dataclasses
+import os
+import threading
+import time
+
+from benchlab.run import pinning, runtimes, services, startup
+from benchlab.run.procs import log
+from benchlab.run.services import ROOT
+from benchlab.run.state import BenchState
+from benchlab.scenarios import SCENARIOS, variant_of
+
+
+@dataclasses.dataclass
+class Services:
+    """What the app runs against, and the properties and environment that point it there."""
+    app_props: dict
+    child_env: dict
+    tokens_file: str | None
+    db_url: str
+    db: object = None  # the embedded database's process (None with --db-url)
+    downstream: object = None
+    redis_url: str | None = None
+
+    def sampled(self) -> dict:
+        """Our processes beside the app whose CPU each run samples: name -> process."""
+        return {name: proc for name, proc in (("db", self.db), ("downstream", self.downstream)) if proc is not None}
+
+
+class Apps:
+    def __init__(self, state: BenchState, cores):
+        self.state, self.cores = state, cores
+
+    def start_services(self, java_home, workdir) -> Services:
+        """Database, tokens and the downstream service (which seeds the users), and Redis where a variant needs it."""
+        config, pm = self.state.config, self.state.pm
+        jwt = services.Jwt(config.jwt, workdir)
+        tokens_file, signing = None, None
+        if any(SCENARIOS[s].needs_tokens for s in config.scenarios):
+            tokens_file = os.path.join(workdir, "tokens.txt")
+            log(f"signing {config.users} {config.jwt.upper()} tokens (in parallel with the database start)")
+            signing = Background(lambda: services.generate_tokens(pm, config.users, tokens_file, jwt, self.state.logs))
+        db, db_url = None, config.db_url
+        if not db_url:
+            log("starting the database: ./mvnw -q exec:exec@database")
+            t = time.time()
+            db, db_url = services.start_database(pm, java_home, self.state.logs)
+            log(f"database ready in {time.time() - t:.0f} s: {db_url}")
+        props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
+                 "quarkus.datasource.username": config.db_user, "quarkus.datasource.password": config.db_password,
+                 **jwt.props}
+        # No drain on stop: the bench stops the app only between runs (a restart after a starved run, the end),
+        # with nothing in flight worth waiting for.
+        app_props = dict(props, **{"quarkus.http.port": config.port,
+                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{config.port + 1}",
+                                   "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"})
+        if self.gateway():
+            app_props["lab.gateway.instances"] = ",".join(f"http://127.0.0.1:{p}" for p in self.backend_ports())
+        up = Services(app_props, dict(os.environ, **jwt.env), tokens_file, db_url, db)
+        up.downstream = self.start_downstream(java_home, props, up.child_env, signing)
+        redis = None
+        if any(variant_of(r.scenario, r.variant).redis for r in self.state.plan.runs):
+            log("starting Redis for the remote cache tier: ./mvnw -q exec:exec@redis")
+            redis, up.redis_url = services.start_redis(pm, java_home, self.state.logs)
+            log(f"Redis ready: {up.redis_url}")
+        if self.cores:
+            for proc in (db, up.downstream, redis):
+                if proc is not None:
+                    pinning.pin_group(proc.pgid, self.cores)
+        return up
+
+    def gateway(self) -> bool:
+        return any(SCENARIOS[s].backends for s in self.state.config.scenarios)
+
+    def backend_ports(self) -> tuple[int, int]:
+        return self.state.config.port + 3, self.state.config.port + 4
+
+    def start_downstream(self, java_home, props, child_env, signing):
+        """The downstream service (same jar) seeds the users, so that every app start finds the same database state
+        and no app start-up includes the seeding; it also serves the gateway's two backend instances."""
+        config = self.state.config
+        port = config.port + 1
+        props = dict(props, **{"quarkus.http.port": port, "lab.seed.users": config.users})
+        if self.gateway():
+            props["lab.backend.ports"] = ",".join(map(str, self.backend_ports()))
+        ds = self.state.pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, port, props),
+                                 os.path.join(self.state.logs, "downstream.log"), env=child_env, cwd=ROOT)
+        if signing:
+            signing.join(timeout=900)
+        services.wait_ready(ds, f"http://127.0.0.1:{port}/q/health/ready", 180, "downstream service")
+        log(f"downstream ready on port {port}, {config.users} users seeded")
+        return ds
+
+    def start(self, rt, java_home, props, up: Services, log_name):
+        """The app, up to its first successful request and readiness. Returns (process, seconds to that request)."""
+        base_url, config = self.state.base_url, self.state.config
+        t = time.time()
+        proc = rt.start(self.state.pm, ROOT, java_home, config.port, props, up.child_env,
+                        os.path.join(self.state.logs, log_name))
+        first = services.first_success(proc, base_url, config, up.tokens_file, t, 300, f"app ({rt.name})")
+        services.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+        if self.cores and getattr(proc, "pgid", None):
+            pinning.pin_group(proc.pgid, self.cores)
+        return proc, first
+
+    def cold_starts(self, rt, java_home, up: Services) -> list[dict]:
+        """--cold-starts fresh starts of the app, each stopped after its first successful request: seconds from the
+        start command to that answer, Quarkus's own "started in", and the RSS at that moment."""
+        config, starts = self.state.config, []
+        for i in range(1, config.cold_starts + 1):
+            t = time.time()
+            proc = rt.start(self.state.pm, ROOT, java_home, config.port, up.app_props, up.child_env,
+                            os.path.join(self.state.logs, f"cold-{rt.name}-{i}.log"))
+            try:
+                first = services.first_success(proc, self.state.base_url, config, up.tokens_file, t, 300,
+                                               f"app ({rt.name})")
+                starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
+                               "quarkus_started_s": services.quarkus_started(proc)})
+            finally:
+                self.state.pm.stop(proc)
+            log(f"cold start {i}/{config.cold_starts} of {rt.name}: first successful request after {first:.2f} s")
+        return starts
+
+
+class Background:
+    """A function run on a thread of its own; join() waits for it and raises what it raised."""
+
+    def __init__(self, fn):
+        self.error = None
+
+        def run():
+            try:
+                fn()
+            except BaseException as e:  # noqa: BLE001 - re-raised by join() on the caller's thread
+                self.error = e
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def join(self, timeout):
+        self.thread.join(timeout=timeout)
+        if self.error is not None:
+            raise self.error

@@ -1,0 +1,192 @@
+"""The runtimes on the host: the app as a JVM process (the jar, or the jar with the JDK 25 AOT cache) or as a native
+executable, and the Runtime interface every runtime has (runtimes.py lists them)."""
+import copy
+import glob
+import os
+import re
+
+from benchlab.run import jvm, sampler, startup
+
+
+class Runtime:
+    name = "?"
+    container = False
+    java_home = None  # the JDK it runs on when not the bench's own (--jdk)
+
+    def __init__(self, options=None):
+        self.options = options or {}
+
+    def check(self, root, java_home):
+        """Raise RuntimeError with a clear message if this runtime cannot run here."""
+
+    def prepare(self, pm, root, java_home, logs):
+        """One-time work before the first start (e.g. an image build). Returns a dict for environment.json."""
+        return {}
+
+    def command(self, root, java_home, port, props):
+        """argv that starts the app listening on 127.0.0.1:port with the given config properties."""
+        raise NotImplementedError
+
+    def start(self, pm, root, java_home, port, props, env, log_path):
+        """Starts the app; returns a handle with alive(), pid, log_path, exit_info() (procs.Managed or Container)."""
+        return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env, cwd=root)
+
+    def probe(self, app):
+        """What the sampler reads: the app's main process in /proc (and its cgroup for containers)."""
+        return sampler.Probe(app.pid)
+
+    def limits(self):
+        return None
+
+    def describe(self, root, java_home):
+        return self.name
+
+    def start_warnings(self, app):
+        """What the started app said about the runtime itself that makes its figures doubtful (none by default)."""
+        return []
+
+
+class JvmRuntime(Runtime):
+    name = "jvm"
+    records_jfr = True  # the pinned-thread recording (pinned.py) runs in this JVM
+
+    def __init__(self, options=None, jvm_args=None):
+        super().__init__(options)
+        self.jvm_args = list(jvm_args if jvm_args is not None else self.options.get("jvm_args", []))
+        self.packaged_app = os.path.join("target", "quarkus-app")  # the directory it runs, relative to the project
+
+    def on_app(self, packaged_app):
+        """The same runtime (name, JDK, JVM options) running another packaging of the app (drivers.py)."""
+        other = copy.copy(self)
+        other.packaged_app = packaged_app
+        return other
+
+    def jar(self, root):
+        return os.path.join(root, self.packaged_app, "quarkus-run.jar")
+
+    def check(self, root, java_home):
+        if not os.path.isfile(self.jar(root)):
+            raise RuntimeError(f"{self.jar(root)} is missing (build with ./mvnw -B -q package -DskipTests)")
+
+    def prepare(self, pm, root, java_home, logs):
+        return jvm.ergonomics(jvm.print_flags(java_home, self.jvm_args))
+
+    def command(self, root, java_home, port, props):
+        argv = [os.path.join(java_home, "bin", "java"), *self.jvm_args]
+        argv += [f"-D{k}={v}" for k, v in props.items()]
+        argv += ["-jar", self.jar(root)]
+        return argv
+
+    def describe(self, root, java_home):
+        return (f"jvm: {os.path.join(java_home, 'bin', 'java')} {' '.join(self.jvm_args)} -jar "
+                f"{os.path.join(self.packaged_app, 'quarkus-run.jar')}")
+
+
+# The JVM's unified logging of the AOT cache (tags aot or cds) at warning or error level, e.g. "[0.012s][error][aot]
+# An error has occurred while processing the AOT cache". AOTMode=on makes such an error stop the start; warnings (a
+# class the cache could not hold, say) still let it run and are reported beside the runtime's figures.
+AOT_LOG_PROBLEM = re.compile(r"^\[[^\]]*\]\[(?:error|warning)\s*\]\[(?:aot|cds)[^\]]*\]\s*(.*)$", re.M)
+
+
+class JvmAotRuntime(JvmRuntime):
+    """The same jar with the JDK 25 (JEP 483/514/515) AOT cache that `./mvnw verify -Daot` trains with the integration
+    tests: target/quarkus-app/app.aot. Started from target/quarkus-app as `-jar quarkus-run.jar`: the cache holds the
+    class path it was trained with, relative to that directory, and from another directory the start fails in
+    QuarkusEntryPoint. AOTMode=on: a cache the JVM cannot use (a flag of --jvm-args it does not fit, a stale class
+    path) fails the start instead of running the plain JVM under the name jvm-aot; start_warnings() finds the JVM's
+    remaining complaints in the log and the report says so beside the figures."""
+    name = "jvm-aot"
+    CACHE = "app.aot"
+    MIN_JDK = 25
+    BUILD = "./mvnw verify -Daot"
+    AOT_OPTIONS = list(startup.AOT_OPTIONS)
+    # -XX:StartFlightRecording adds the jdk.jfr module, and a cache trained without it cannot be used ("Mismatched
+    # values for property jdk.module.addmods"): this runtime's rows have no pinned-thread count.
+    records_jfr = False
+
+    def app_dir(self, root):
+        return os.path.dirname(self.jar(root))
+
+    def check(self, root, java_home):
+        super().check(root, java_home)
+        version = jvm.feature_version(java_home)
+        if version is None or version < self.MIN_JDK:
+            raise RuntimeError(f"runtime 'jvm-aot' needs a JDK {self.MIN_JDK} or newer (the AOT cache); {java_home} is "
+                               f"JDK {version or '(unknown version)'}: not supported. On older JDKs the start-up "
+                               f"archive is AppCDS, a matter of the build ({self.BUILD}), measured as the jvm runtime")
+        app_dir = self.app_dir(root)
+        cache = os.path.join(app_dir, self.CACHE)
+        if not os.path.isfile(cache):
+            raise RuntimeError(f"runtime 'jvm-aot' needs target/quarkus-app/{self.CACHE}, the AOT cache the "
+                               f"integration tests train: build it with {self.BUILD} (JDK {self.MIN_JDK}+)")
+        # A cache trained on an older jar does not match the class path: said here, before any start, in the words of
+        # the build rather than the JVM's.
+        newer = [f for f in app_files(app_dir) if os.path.getmtime(f) > os.path.getmtime(cache)]
+        if newer:
+            raise RuntimeError(f"runtime 'jvm-aot': target/quarkus-app/{self.CACHE} is older than "
+                               f"{os.path.relpath(newer[0], root)} (the app was packaged again after the cache was "
+                               f"trained): rebuild both with {self.BUILD}")
+
+    def command(self, root, java_home, port, props):
+        return [os.path.join(java_home, "bin", "java"), *self.jvm_args, *self.AOT_OPTIONS,
+                *[f"-D{k}={v}" for k, v in props.items()], "-jar", "quarkus-run.jar"]
+
+    def start(self, pm, root, java_home, port, props, env, log_path):
+        return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env,
+                        cwd=self.app_dir(root))
+
+    def describe(self, root, java_home):
+        return (f"jvm-aot: cd target/quarkus-app && {os.path.join(java_home, 'bin', 'java')} "
+                f"{' '.join([*self.jvm_args, *self.AOT_OPTIONS])} -jar quarkus-run.jar")
+
+    def start_warnings(self, app):
+        with open(app.log_path, errors="replace") as f:
+            return [m.strip() for m in AOT_LOG_PROBLEM.findall(f.read())]
+
+
+def app_files(app_dir):
+    """The packaged app the cache was trained on: quarkus-run.jar and the jars and data files of its layout."""
+    return [f for f in glob.glob(os.path.join(app_dir, "**", "*"), recursive=True)
+            if f.endswith((".jar", ".dat")) and os.path.isfile(f)]
+
+
+def find_runners(root):
+    return sorted(f for f in glob.glob(os.path.join(root, "target", "*-runner"))
+                  if os.path.isfile(f) and os.access(f, os.X_OK))
+
+
+class NativeRuntime(Runtime):
+    """The native executable (--native-exe, default target/*-runner). Cannot be built on the lab machine (no
+    GraalVM/Mandrel), so this runtime is implemented but unverified there."""
+    name = "native"
+
+    def runner(self, root):
+        exe = self.options.get("native_exe")
+        if exe:
+            return os.path.abspath(exe)
+        runners = find_runners(root)
+        return runners[0] if len(runners) == 1 else None
+
+    def check(self, root, java_home):
+        exe = self.options.get("native_exe")
+        if exe:
+            if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+                raise RuntimeError(f"--native-exe {exe}: not an executable file")
+            return
+        runners = find_runners(root)
+        if len(runners) > 1:
+            raise RuntimeError(f"runtime '{self.name}': several target/*-runner files ({', '.join(runners)}); "
+                               f"choose one with --native-exe PATH")
+        if not runners:
+            raise RuntimeError(f"runtime '{self.name}' needs a native executable: target/*-runner is missing "
+                               f"(./mvnw -B package -Dnative -DskipTests on a machine with GraalVM/Mandrel or a "
+                               f"container engine; or --native-exe PATH)")
+
+    def command(self, root, java_home, port, props):
+        return [self.runner(root), *[f"-D{k}={v}" for k, v in props.items()]]
+
+    def describe(self, root, java_home):
+        return f"native: {self.runner(root)} -D..."
+
+
+# --- containers ---------------------------------------------------------------------------------------------------

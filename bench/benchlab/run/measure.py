@@ -1,0 +1,146 @@
+"""One k6 run against the app, and a measured run: k6 with the sampler beside it (and the profiler with
+--flamegraph), reduced to one typed row of figures."""
+import os
+import time
+
+from benchlab.model import SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
+from benchlab.results import table, windows
+from benchlab.run import k6tool, sampler
+from benchlab.run.state import BenchState
+from benchlab.scenarios import SCENARIOS, script_of, variant_of
+
+
+def k6_env(base_url, run: PlannedRun, seconds, config, tokens_file):
+    timeout = SCENARIOS[run.scenario].k6_timeout_s or config.timeout
+    env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
+           "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
+           # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
+           "P99_MS": f"{SCENARIOS[run.scenario].slo_p99_ms:g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
+    if run.load.kind == LoadKind.OPEN:
+        env["RATE"] = f"{run.load.value:g}"
+        if config.max_vus:
+            env.update(PRE_ALLOCATED_VUS=str(min(config.max_vus, max(20, int(run.load.value)))),
+                       MAX_VUS=str(config.max_vus))
+    else:
+        env["VUS"] = f"{run.load.value:g}"
+    env.update(variant_of(run.scenario, run.variant).k6_env)
+    if config.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
+        env["K6_WEB_DASHBOARD"] = "true"
+    return env
+
+
+def counter_rate(rows, column) -> float | None:
+    """A counter's increase per second between the run's first and last sample that has it."""
+    seen = [r for r in rows if r.get(column) is not None]
+    if len(seen) < 2:
+        return None
+    return (seen[-1][column] - seen[0][column]) / max(seen[-1]["t_s"] - seen[0]["t_s"], 1)
+
+
+def curve_scenario(tokens: bool) -> str:
+    """The warm-up curve's load: the first scenario that can be it (a closed load, so that the throughput shows how
+    fast a fresh app answers), one that sends tokens when there are tokens (JWT + MySQL), else one without."""
+    return next(s.name for s in SCENARIOS.values() if s.curve_vus and s.needs_tokens == tokens)
+
+
+class K6Runs:
+    """k6 runs of one benchmark: warm-ups, the warm-up curve and measured runs."""
+
+    def __init__(self, state: BenchState, k6_exe, cores):
+        self.state, self.k6_exe, self.cores = state, k6_exe, cores
+        self.k6_proc = None  # the k6 of the moment, whose CPU the sampler reads
+        self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
+
+    def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
+        config = self.state.config
+        summary = os.path.join(self.state.out, "k6", f"{name}.json")
+        script = os.path.join(config.k6_dir, script_of(run.scenario, run.variant))
+        timeout = seconds + (SCENARIOS[run.scenario].k6_timeout_s or config.timeout) + 120
+        rc = k6tool.run_k6(self.state.pm, self.k6_exe, script, k6_env(base_url, run, seconds, config, tokens_file),
+                           summary, os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
+                           timeout=timeout, csv_path=csv_path, cores=self.cores,
+                           started=lambda p: setattr(self, "k6_proc", p))
+        return rc, summary
+
+    def warmup_curve(self, rt_name, base_url, tokens_file) -> dict:
+        """Successful requests per second over the first --warmup-curve seconds of load on a freshly started app."""
+        scenario = curve_scenario(tokens=bool(tokens_file))
+        config = self.state.config
+        run = PlannedRun(0, rt_name, scenario, Load(LoadKind.CLOSED, SCENARIOS[scenario].curve_vus), 0,
+                         config.models[0], config.warmup_curve)
+        name = f"warmup-curve-{rt_name}"
+        csv_path = os.path.join(self.state.out, "k6", f"{name}.csv.gz")
+        rc, _ = self.k6(run, run.seconds, base_url, tokens_file, name, csv_path=csv_path)
+        if rc not in (0, 99):
+            raise RuntimeError(f"k6 failed during the warm-up curve (exit {rc}); see {self.state.logs}/k6-{name}.log")
+        per = windows.per_second(windows.read_k6_csv(csv_path))
+        os.remove(csv_path)  # reduced to per-second counts, like a measured run's
+        ok = dict(zip(per.t, per.ok))
+        # every second from the first answer on, quiet ones as 0; the last one is cut short by k6's stop
+        seconds = range(min(ok), max(ok)) if ok else range(0)
+        return {"load": f"{scenario} on {run.model}, {run.load.label} (closed model)",
+                "ok_per_s": [int(ok.get(t, 0)) for t in seconds]}
+
+    def k6_cpu(self):
+        p = self.k6_proc
+        return sampler.group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
+
+    def measure(self, run: PlannedRun, probe, base_url, tokens_file, services) -> RunRow:
+        """k6 at the run's load with the sampler (and the profiler) beside it; `services` the processes of ours
+        whose CPU is sampled too."""
+        others = {"k6": self.k6_cpu}
+        for name, proc in services.items():
+            others[name] = lambda proc=proc: sampler.group_cpu_seconds(proc.pgid)
+        smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
+                              os.path.join(self.state.out, "samples", f"{run.tag}.csv"), others)
+        cpu_before = probe.cpu_seconds() if probe else None
+        k6_csv = os.path.join(self.state.out, "k6", f"{run.tag}.csv.gz")
+        profiled = self.profiler is not None and run.runtime == "jvm" and probe is not None
+        if profiled:
+            self.profiler.start(probe.pid)
+        smp.start()
+        started_at = time.time()
+        try:
+            rc, summary_file = self.k6(run, run.seconds, base_url, tokens_file, run.tag, csv_path=k6_csv)
+        finally:
+            ended_at = time.time()
+            smp.stop()
+            if profiled:
+                self.profiler.stop(probe.pid, run.tag)
+        cpu = probe.cpu_seconds() - cpu_before if probe and probe.pid and os.path.exists(f"/proc/{probe.pid}") \
+            else None
+        k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
+        requests = windows.read_k6_csv(k6_csv) if os.path.isfile(k6_csv) else windows.EMPTY
+        table.append_windows(self.state.out, run.tag, windows.per_second(requests))
+        if os.path.isfile(k6_csv):
+            os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
+        figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
+        return run_row(run, figures, k6_summary, rc, smp, cpu, sampled=probe is not None or bool(smp.rows),
+                       started_at=started_at, ended_at=ended_at)
+
+
+def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, started_at, ended_at) -> RunRow:
+    """A run's row: k6's figures beside the sampler's means and peaks (sampler.py's columns)."""
+    gc_share = counter_rate(smp.rows, "gc_pause_seconds")
+    allocated = counter_rate(smp.rows, "allocated_bytes")
+    queue_peaks = (v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None)
+    return RunRow(
+        tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.model, variant=run.variant,
+        load_model=run.load.kind, load=run.load.value, repetition=run.repetition, planned_s=run.seconds, **figures,
+        dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=k6_exit,
+        checks_failed=int(k6_summary.get("checks_failed", 0)),
+        app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
+        downstream_cpu_pct=smp.mean("downstream_cpu_pct"), host_cpu_pct=smp.mean("host_cpu_pct"),
+        app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
+        rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
+        worker_queue_max=max(queue_peaks, default=None),
+        worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),
+        jdbc_blocking_ms_avg=smp.mean("jdbc_blocking_ms"), sql_queue_max=smp.peak("sql_queue"),
+        downstream_waiting_max=smp.peak("downstream_waiting"),
+        gc_share_pct=None if gc_share is None else round(100 * gc_share, 2),
+        alloc_mb_per_s=None if allocated is None else round(allocated / 2**20, 1),
+        local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),
+        remote_hit_pct=smp.share("cache_remote_hits", "cache_remote_lookups"),
+        metrics_missed_pct=None if not sampled else
+        round(100 * sum(r.get("metrics_missed", 0) for r in smp.rows) / max(len(smp.rows), 1), 1),
+        started_at=round(started_at, 3), ended_at=round(ended_at, 3))
