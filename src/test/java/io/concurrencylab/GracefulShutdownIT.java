@@ -3,6 +3,8 @@ package io.concurrencylab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.concurrencylab.support.Models;
+import io.concurrencylab.support.PackagedApp;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;

@@ -1,0 +1,120 @@
+package io.concurrencylab.support;
+
+import io.concurrencylab.data.EmbeddedDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged application as a process of its own, for the faults that need one (a signal, an overload of the real
+ * server): started with {@code java -jar} and the given properties on the shared database, trusting the development
+ * key, stopped by the test. Its log goes to target/.
+ */
+public final class PackagedApp implements AutoCloseable {
+
+    public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    public final int port;
+    public final Process process;
+
+    private PackagedApp(int port, Process process) {
+        this.port = port;
+        this.process = process;
+    }
+
+    /** Starts the jar on a free port and waits until it is ready. */
+    public static PackagedApp start(String name, Map<String, String> properties) {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.datasource.jdbc.url=" + EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
+                "-Dmp.jwt.verify.publickey.location=" + Path.of("src/main/resources/publicKey.pem").toAbsolutePath(),
+                "-Dlab.seed.users=2000"));
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
+        try {
+            Path log = Files.createDirectories(Path.of("target", "fault-logs")).resolve(name + ".log");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            PackagedApp app = new PackagedApp(port, process);
+            app.awaitReady(Duration.ofSeconds(60));
+            return app;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public void awaitReady(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("exited with " + process.exitValue() + " before it was ready");
+            }
+            try {
+                if (get("/q/health/ready").statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("not ready within " + limit);
+    }
+
+    /** Sends SIGTERM, as Kubernetes does. */
+    public void terminate() {
+        process.destroy();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(40, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    public static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
