@@ -123,7 +123,7 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     SCENARIOS; presets, plan, smoke test, k6's thresholds and the report's section follow from it."""
     from types import SimpleNamespace
     from benchlab import scenarios
-    from benchlab.model import InPreset, Limit, PlannedRun, Probe, Scenario
+    from benchlab.model import InPreset, Limit, Probe, Scenario
     from benchlab.report.layout import Table
     from benchlab.run import services
     from benchlab.run.measure import k6_env

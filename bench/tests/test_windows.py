@@ -1,11 +1,7 @@
-import io
-import os
-
 import pandas as pd
 import pytest
 
 from benchlab.results import windows
-from conftest import DATA
 
 HEADER = ("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,"
           "scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n")

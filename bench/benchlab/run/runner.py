@@ -11,6 +11,7 @@ from benchlab.config import Config
 from benchlab.model import Limit
 from benchlab.plan.planner import Plan, app_key
 from benchlab.results import table
+from benchlab.results.environment import Environment, RuntimeInfo
 from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, services, startup
 from benchlab.run.app import Apps, Services
 from benchlab.run.measure import K6Runs
@@ -32,7 +33,7 @@ class Bench:
         self.k6 = None  # K6Runs, once k6 is found or installed
 
     @property
-    def env(self) -> dict:
+    def env(self) -> Environment:
         return self.state.env
 
     def run_all(self) -> int:
@@ -65,7 +66,7 @@ class Bench:
                 status = status or 1
             shutil.rmtree(workdir, ignore_errors=True)
         self.env.update(wall_seconds=round(time.time() - started), failures=state.failures, complete=status == 0)
-        table.write(state.out, state.rows, self.env)
+        table.write(state.out, state.rows, self.env.to_json())
         return status
 
     def prepare(self, java_home) -> tuple[dict, dict]:
@@ -80,26 +81,27 @@ class Bench:
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
         # MySQL Connector/J per packaged app, as packaged (the report's settings)
-        self.env["mysql_driver"] = {drivers.SHIPPED_APP: drivers.packaged_version(ROOT, drivers.SHIPPED_APP)}
+        self.env.mysql_driver = {drivers.SHIPPED_APP: drivers.packaged_version(ROOT, drivers.SHIPPED_APP)}
         app_dirs = {}  # driver version -> the packaged app that has it
         for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.state.plan.runs} - {None}):
             app_dirs[version] = drivers.prepare(ROOT, version, logs, config.rebuild)
-            self.env["mysql_driver"][app_dirs[version]] = version
+            self.env.mysql_driver[app_dirs[version]] = version
         rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus,
                           memory=config.memory, base_image=config.base_image)
         rts = {r: runtimes.make(r, rt_options, config.jdk_runtimes.get(r)) for r in config.runtimes}
+        self.env.runtime_info = {}
         for rt in rts.values():
             home = rt.java_home or java_home
             rt.check(ROOT, home)
-            self.env.setdefault("runtime_info", {})[rt.name] = dict(rt.prepare(self.state.pm, ROOT, home, logs),
-                                                                     limits=rt.limits(), java_home=home)
+            self.env.runtime_info[rt.name] = RuntimeInfo(java_home=home, limits=rt.limits(),
+                                                         prepared=rt.prepare(self.state.pm, ROOT, home, logs))
         # the report's start-up table says why a native runtime has no row of figures
-        self.env["native_executables"] = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
+        self.env.native_executables = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
         if config.flamegraph:
             log(f"flame graphs ({config.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
             self.k6.profiler = profiler.Profiler(java_home, profiler.library(ROOT, logs), config.flamegraph,
                                                  os.path.join(self.state.out, "flamegraphs"))
-            self.env["flamegraphs"] = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
+            self.env.flamegraphs = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
                                        f"flamegraphs/<run>-{config.flamegraph}.html, one per run of the jvm runtime")
         return rts, app_dirs
 
@@ -126,13 +128,13 @@ class Bench:
                 running = (rt.name, up.app_props, drivers.SHIPPED_APP)
             t_block = time.time()
             app, probe, running = self.run_block(steps, block, rt, home, (app, probe, running), up, app_dirs)
-            self.env["load_seconds"] = round(self.env.get("load_seconds", 0) + time.time() - t_block)
+            self.env.load_seconds = round(self.env.get("load_seconds", 0) + time.time() - t_block)
         if app is not None:
             state.pm.stop(app)
         if os.path.isdir(jfr_dir):
             recorded = {rt.name for rt in rts.values() if getattr(rt, "records_jfr", False)}
             problems = pinned.count(java_home, jfr_dir, [r for r in state.rows if r.runtime in recorded])
-            self.env["pinned_recording"] = "; ".join(problems) if problems else \
+            self.env.pinned_recording = "; ".join(problems) if problems else \
                 f"JFR {pinned.EVENT}, every pin, in {os.path.relpath(jfr_dir, state.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in state.failures) else 0
 
@@ -140,9 +142,9 @@ class Bench:
         """A runtime's first app: its cold starts, then a start with the recording and the profiler's agent, a smoke
         test, its idle RSS, the warm-up curve and (once) the database's point-select rate. Returns (app, probe)."""
         config, base_url = self.state.config, self.state.base_url
-        info = self.env["runtime_info"][rt.name]
+        info = self.env.runtime_info[rt.name]
         if config.cold_starts:
-            info["cold_starts"] = self.apps.cold_starts(rt, home, up)
+            info.cold_starts = self.apps.cold_starts(rt, home, up)
         # After the cold starts: the JFR recording and the profiler's agent loading cost start-up time of their own.
         if isinstance(rt, runtimes.JvmRuntime):
             if rt.records_jfr:  # the app on the host JVM only
@@ -156,20 +158,20 @@ class Bench:
                     quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
         warnings = rt.start_warnings(app)
         if warnings:
-            info["start_warnings"] = warnings
+            info.start_warnings = warnings
             log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
         services.smoke_test(base_url, config, up.tokens_file)
-        info["rss_idle_mb"] = startup.rss_mb(app.pid)
+        info.rss_idle_mb = startup.rss_mb(app.pid)
         if config.warmup_curve:
-            info["warmup_curve"] = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
-            log(f"app ({rt.name}) warm-up curve: {info['warmup_curve']['ok_per_s']} successful requests/s")
-        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios) and "point_select" not in self.env:
-            threads = int(self.env["jdbc_pool_max"])
+            info.warmup_curve = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
+            log(f"app ({rt.name}) warm-up curve: {info.warmup_curve['ok_per_s']} successful requests/s")
+        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios) and self.env.get("point_select") is None:
+            threads = int(self.env.jdbc_pool_max)
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{config.pointselect_seconds:.0f} s; the app is idle)")
-            self.env["point_select"] = services.point_select_rate(self.state.pm, java_home, up.db_url, config,
+            self.env.point_select = services.point_select_rate(self.state.pm, java_home, up.db_url, config,
                                                                   threads, self.state.logs)
-            log(f"point-select rate: {self.env['point_select']['qps']:.0f} queries/s")
+            log(f"point-select rate: {self.env.point_select['qps']:.0f} queries/s")
         return app, probe
 
     def run_block(self, steps: Steps, block, rt, home, current, up: Services, app_dirs):
@@ -227,7 +229,7 @@ class Bench:
             block = list(block)
             steps.warm_up(None, block[0], base_url, config.tokens, "warmup")
             steps.run_plan(block, Block(None, None, base_url, config.tokens, None, None))
-        self.env["load_seconds"] = round(time.time() - t_load)
+        self.env.load_seconds = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in state.failures) else 0
 
 

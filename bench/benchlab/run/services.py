@@ -14,6 +14,7 @@ import urllib.request
 
 import psutil
 
+from benchlab.results.environment import Environment
 from benchlab.run import jvm, startup
 from benchlab.scenarios import SCENARIOS
 
@@ -83,32 +84,28 @@ def raise_open_files(wanted=65_536):
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def environment(config, java_home, k6_version):
+def environment(config, java_home, k6_version) -> Environment:
     """The machine, the software and the limits in force, for the report's header."""
-    env = {"command_line": config.command_line, "preset": config.preset,
-           "started": time.strftime("%Y-%m-%d %H:%M:%S %z")}
-    env["cpu_model"] = first_line("/proc/cpuinfo", "model name")
-    env["cores"] = psutil.cpu_count()
-    env["memory_gib"] = round(psutil.virtual_memory().total / 2**30, 1)
-    env["load_average_at_start"] = os.getloadavg()
-    env["open_files_limit"] = raise_open_files()
-    env["os"] = f"{platform.platform()}"
     text = jvm.print_flags(java_home)
     chosen = jvm.ergonomics(text)
-    env["jdk"] = chosen["jvm"] or text.strip().splitlines()[-1]
-    env["gc"] = f"{chosen['jvm_gc']} (JVM default)" if chosen["jvm_gc"] else "JVM default"
     try:
         with open(os.path.join(ROOT, "pom.xml")) as f:
-            env["quarkus"] = re.search(r"<quarkus.platform.version>([^<]+)<", f.read()).group(1)
+            quarkus = re.search(r"<quarkus.platform.version>([^<]+)<", f.read()).group(1)
     except (OSError, AttributeError):
-        env["quarkus"] = "unknown"
+        quarkus = "unknown"
     props = app_properties()
-    env["limits"] = {f"{what} ({key})": props.get(key, "not set: the built-in default") for key, what in LIMIT_PROPERTIES.items()}
-    env["jdbc_pool_max"] = props.get("quarkus.datasource.jdbc.max-size", "20")
-    env["k6"] = k6_version
-    env["git_commit"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                       text=True, timeout=10).stdout.strip() or None
-    return env
+    return Environment(
+        command_line=config.command_line, preset=config.preset, started=time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        cpu_model=first_line("/proc/cpuinfo", "model name"), cores=psutil.cpu_count(),
+        memory_gib=round(psutil.virtual_memory().total / 2**30, 1), load_average_at_start=os.getloadavg(),
+        open_files_limit=raise_open_files(), os=platform.platform(),
+        jdk=chosen["jvm"] or text.strip().splitlines()[-1],
+        gc=f"{chosen['jvm_gc']} (JVM default)" if chosen["jvm_gc"] else "JVM default", quarkus=quarkus,
+        limits={f"{what} ({key})": props.get(key, "not set: the built-in default")
+                for key, what in LIMIT_PROPERTIES.items()},
+        jdbc_pool_max=props.get("quarkus.datasource.jdbc.max-size", "20"), k6=k6_version,
+        git_commit=subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                  text=True, timeout=10).stdout.strip() or None)
 
 
 def http_get(url, timeout=5.0, headers=None, method="GET"):

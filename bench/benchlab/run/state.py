@@ -5,6 +5,7 @@ import os
 from benchlab.config import Config
 from benchlab.model import RunRow
 from benchlab.plan.planner import Plan
+from benchlab.results.environment import Environment
 from benchlab.run.procs import ProcessManager
 
 
@@ -15,7 +16,7 @@ class BenchState:
     pm: ProcessManager
     rows: list[RunRow] = dataclasses.field(default_factory=list)
     failures: list[str] = dataclasses.field(default_factory=list)  # what makes the run fail: k6 or the app broken
-    env: dict = dataclasses.field(default_factory=dict)  # results.json's environment
+    env: Environment = dataclasses.field(default_factory=Environment)  # results.json's
 
     @property
     def out(self) -> str:

@@ -86,7 +86,7 @@ class Steps:
         if run.load.kind == LoadKind.OPEN and key in block.broken:
             # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a model
             # past its knee only costs time: a starved worker pool, minutes of backlog.
-            self.state.env.setdefault("skipped", []).append(f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
+            self.state.env.append("skipped", f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
             log(f"{run.tag}: skipped, {run.model} broke the SLO at {block.broken[key]:g}/s in this repetition")
         else:
             row = self.step(run, block)
@@ -117,7 +117,7 @@ class Steps:
                 searches[run.model].record(rate, slo.holds_slo(values), generator_limited(values, cores))
         for placeholder in runs:
             found = searches[placeholder.model]
-            env.setdefault("searches", []).append(dict(
+            env.append("searches", dict(
                 runtime=placeholder.runtime, scenario=placeholder.scenario, variant=placeholder.variant,
                 model=placeholder.model, repetition=placeholder.repetition, stop=found.stop.value, held=found.held,
                 broke=found.broke, ceiling=ceiling, steps=len(found.steps)))
@@ -139,7 +139,7 @@ class Steps:
             f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
             f"dropped {row.dropped} (run {run.index} of {len(state.plan.runs)}, about "
             f"{duration(state.plan.seconds_left(run))} of runs left)")
-        table.write(state.out, state.rows, state.env)
+        table.write(state.out, state.rows, state.env.to_json())
         if block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
         time.sleep(state.plan.cooldown_s)
@@ -154,7 +154,7 @@ class Steps:
             # less. The re-warm is as long as the block's first one: after 5 s per model the next run still paid
             # for the JIT (twice the CPU per request of its other repetitions).
             block.restarts += 1
-            self.state.env["restarts"] = self.state.env.get("restarts", 0) + 1
+            self.state.env.restarts = self.state.env.get("restarts", 0) + 1
             log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts})")
             self.state.pm.stop(block.app)
             block.app, block.probe = block.restart(block.restarts)

@@ -1,0 +1,80 @@
+"""A block's steps with fake processes and a fake k6: an app still busy after a run is restarted and warmed again
+before the next run, and what a run keeps (its row, the drain wait, a k6 failure)."""
+import dataclasses
+import json
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from benchlab.model import Load
+from benchlab.plan.planner import make_plan
+from benchlab.results.environment import Environment
+from benchlab.run import services
+from benchlab.run.state import BenchState
+from benchlab.run.steps import Block, Steps
+from test_runner_search import fake_row
+
+
+class FakeApp:
+    def __init__(self, name):
+        self.name, self.log_path = name, f"/tmp/{name}.log"
+
+    def alive(self):
+        return True
+
+
+class FakeK6:
+    """Warm-ups answer with the given exit code; a measured run gives the model's usual row."""
+
+    def __init__(self, exit_code=0):
+        self.exit_code, self.runs = exit_code, []
+
+    def k6(self, run, seconds, base_url, tokens_file, name, csv_path=None):
+        self.runs.append(name)
+        return 0, None
+
+    def measure(self, run, probe, base_url, tokens_file, sampled):
+        self.runs.append(run.tag)
+        return dataclasses.replace(fake_row(run), k6_exit=self.exit_code)
+
+
+@pytest.fixture
+def steps(tmp_path):
+    def make(busy_apps=(), exit_code=0):
+        plan = make_plan(["jvm"], ["aggregate"], {"aggregate": [Load("open", 100)]}, ["worker"], 1, 8, 5, 0)
+        config = SimpleNamespace(out=str(tmp_path), warmup=5, load_levels={"aggregate": [Load("open", 100)]},
+                                 models=("worker",), db_user="lab", db_password="lab")
+        stopped = []
+        state = BenchState(config, plan, SimpleNamespace(stop=stopped.append), env=Environment(cores=2))
+        k6 = FakeK6(exit_code)
+        block = Block(FakeApp("app"), None, "http://app", None, lambda n: (FakeApp(f"app-restart{n}"), None), None)
+
+        def wait_drained(app, base_url, timeout=15):
+            if app.name in busy_apps:
+                raise services.StillBusy(f"{app.name} busy")
+            return 0.4
+
+        return Steps(state, k6, {}), plan, block, k6, stopped, wait_drained
+    return make
+
+
+def test_an_app_still_busy_after_a_run_is_restarted_and_warmed_before_the_next(steps, monkeypatch):
+    s, plan, block, k6, stopped, wait_drained = steps(busy_apps=("app",))
+    monkeypatch.setattr(services, "wait_drained", wait_drained)
+    row = s.step(plan.runs[0], block)
+    assert [a.name for a in stopped] == ["app"] and block.app.name == "app-restart1" and block.restarts == 1
+    assert k6.runs[0].startswith("rewarm1-") and k6.runs[1] == plan.runs[0].tag  # warmed, then measured
+    assert s.state.env.restarts == 1 and row.drain_wait_s == 0.4
+    with open(os.path.join(s.state.out, "results.json")) as f:
+        written = json.load(f)
+    assert written["environment"]["restarts"] == 1 and [r["tag"] for r in written["runs"]] == [plan.runs[0].tag]
+
+
+def test_a_drained_app_is_measured_as_it_is_and_a_k6_failure_fails_the_run(steps, monkeypatch):
+    s, plan, block, k6, stopped, wait_drained = steps(exit_code=107)
+    monkeypatch.setattr(services, "wait_drained", wait_drained)
+    s.step(plan.runs[0], block)
+    assert stopped == [] and block.app.name == "app" and k6.runs == [plan.runs[0].tag]
+    assert s.state.env.get("restarts") is None
+    assert s.state.failures == [f"{plan.runs[0].tag}: k6 exit 107 (script error, setup failure or killed)"]
