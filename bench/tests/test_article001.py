@@ -43,7 +43,7 @@ def test_a_cell_that_pins_says_how_often_where_confirmed_and_what_it_cost():
                                "agrees.")
     assert "Virtual against worker: at 50 connections -32 % successful requests/s (95 % CI -3" in sentence
     assert "p99 9.00 against 6.00 ms" in sentence
-    virtual_row = next(r for r in table.rows if r[3] == "virtual")
+    virtual_row = next(r for r in table.text_rows if r[3] == "virtual")
     assert virtual_row[-2:] == ["400", "com.mysql.cj.protocol.ReadAheadInputStream.fill"]
 
 
@@ -69,7 +69,7 @@ def test_one_sentence_per_jdk_and_driver_one_per_jdk_on_the_driver_and_a_row_per
             specs += s
             per_tag.update(w)
     table, sentences = article001.view(rows(*specs), windows(per_tag), {})
-    assert len(sentences) == 4 + 2 and len(table.rows) == 4 * 3 * 2
+    assert len(sentences) == 4 + 2 and len(table.text_rows) == 4 * 3 * 2
     assert all(s.count("connections") == 3 for s in sentences[:4])
     assert all(s.count("connections") == 3 * 2 for s in sentences[4:])
 

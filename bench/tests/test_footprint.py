@@ -49,9 +49,9 @@ def test_table_has_each_measured_runtime_and_says_why_native_has_no_figures():
                     "start_warnings": ["An error has occurred while processing the AOT cache."]}}}
     runs = pd.DataFrame({"runtime": ["jvm", "jvm", "jvm-aot"], "rss_peak_mb": [400.0, 450.0, 380.0]})
     t = footprint.footprint_table(env, runs)
-    by_name = {r[0]: r for r in t.rows}
+    by_name = {r[0]: r for r in t.text_rows}
     assert list(by_name) == ["jvm", "jvm-aot", "native", "container-native"]
-    assert all(len(r) == len(t.headers) for r in t.rows)
+    assert all(len(r) == len(t.headers) for r in t.text_rows)
     assert by_name["jvm"][1:4] == ["2.20 s (2.00-3.00, n=5)", "1.70 s (1.50-2.50, n=5)", "200 MB (200-200, n=5)"]
     assert by_name["jvm"][4:8] == ["230", "450", "1000/s", "5 s of 30 s"]
     assert by_name["jvm-aot"][4:8] == ["-", "380", "-", "-"]
@@ -63,14 +63,14 @@ def test_table_has_each_measured_runtime_and_says_why_native_has_no_figures():
 
 def test_a_native_executable_that_was_not_asked_for_is_named():
     env = {"runtime_info": {"jvm": {"cold_starts": starts(2.0)}}, "native_executables": ["target/lab-1.0-runner"]}
-    row = {r[0]: r for r in footprint.footprint_table(env).rows}["native"]
+    row = {r[0]: r for r in footprint.footprint_table(env).text_rows}["native"]
     assert row[1] == ("not measured: a native executable is there (target/lab-1.0-runner), but --runtime did not "
                       "ask for native")
 
 
 def test_a_curve_without_cold_starts_has_a_row_that_says_so():
     env = {"runtime_info": {"jvm": {"warmup_curve": {"ok_per_s": [1000] * 20, "load": "aggregate"}}}}
-    row = footprint.footprint_table(env).rows[0]
+    row = footprint.footprint_table(env).text_rows[0]
     assert row[:2] == ["jvm", "not measured"] and row[6:8] == ["1000/s", "0 s of 20 s"]
 
 

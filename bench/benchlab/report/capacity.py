@@ -8,7 +8,7 @@ import pandas as pd
 
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind
 from benchlab.plan.search import Stop
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table, num, percent
 from benchlab.results import slo, why
 from benchlab.scenarios import SCENARIOS
 
@@ -42,12 +42,12 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
             interval = f"{c.low:g} to {c.high:g}" + (f" ({bound})" if bound else " (ladder top: at least)" if top
                                                      else "")
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
-                         interval, num(c.rate / best, 2) if best else "-",
+                         interval, Fixed(c.rate / best, 2) if best else None,
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
                          if limit else "-", reason(runs, c, cores)])
     note = ("Capacity = the highest offered arrival rate at which the model held the SLO "
             f"({', '.join(f'{s}: p99 <= {SCENARIOS[s].slo_p99_ms:g} ms' for s in first)}; failed requests + "
-            f"dropped iterations <= {SLO_MAX_BAD_SHARE:.1%} of those offered) at that step and every lower one; "
+            f"dropped iterations <= {percent(SLO_MAX_BAD_SHARE)} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
                 f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + ".")
@@ -117,7 +117,8 @@ def lead(best: slo.Capacity, other: slo.Capacity, env: dict, repetitions: int = 
     if low <= 0:  # the other model broke at the rate where the best one held: ahead, by how much not measured
         return f"ahead of {other.model} ({interval_text(other, env)}: it broke at {other_high:g}/s, which " \
                f"{best.model} held)"
-    ahead = f"at least {low:.0%}" if math.isinf(best_high) else f"{low:.0%} to {best_high / other.low - 1:.0%}"
+    ahead = f"at least {percent(low, 0)}" if math.isinf(best_high) else \
+        f"{percent(low, 0)} to {percent(best_high / other.low - 1, 0)}"
     return f"{ahead} ahead of {other.model} ({interval_text(other, env)})"
 
 SEARCH_BOUNDS = {  # why a capacity search stopped without a rate that broke the SLO just above one that held

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table
 from benchlab.run.startup import describe, summary
 
 # Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
@@ -86,7 +86,8 @@ def footprint_table(env: dict, runs: pd.DataFrame | None = None) -> Table | None
         if i.get("start_warnings"):  # e.g. the JVM could not use the AOT cache: then this row is the plain JVM's
             command += "; the JVM reported: " + " / ".join(i["start_warnings"])
         rows.append([name, describe(cold["first_request_s"]), describe(cold["quarkus_started_s"]),
-                     describe(cold["rss_mb"], "MB", digits=0), num(i.get("rss_idle_mb"), 0), num(rss_under_load(runs, name), 0),
+                     describe(cold["rss_mb"], "MB", digits=0), Fixed(i.get("rss_idle_mb"), 0),
+                     Fixed(rss_under_load(runs, name), 0),
                      "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)), command])
     rows += [native_row(name, env.get("native_executables") or []) for name in NATIVE_RUNTIMES if name not in info]
     curve_load = next((i["warmup_curve"]["load"] for i in measured.values() if i.get("warmup_curve")), None)

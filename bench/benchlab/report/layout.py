@@ -1,4 +1,5 @@
-"""What the report's template renders: sections of tables as text cells, and the one way numbers are written in them."""
+"""What the report's template renders: sections of tables whose cells are numbers (or text), and the one way numbers
+are written in them (cell_text): the views compute, this module formats, the template lays out."""
 from __future__ import annotations
 
 import re
@@ -12,13 +13,51 @@ from benchlab.report.wording import fmt
 MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
 
 
+@dataclass(frozen=True)
+class Fixed:
+    """A number written with a fixed number of decimals: 0 for counts and MB, 1 or 2 for small ratios."""
+    value: float | None
+    digits: int
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A share written as a percentage: 0.976 -> 97.6%."""
+    share: float
+    digits: int = 1
+
+
+# A table cell: a number (written by num(): three significant figures or so, "-" for none), a number with fixed
+# decimals, a percentage, or text a view composed (a step label, "a -> b", a reason).
+Cell = str | int | float | Fixed | Percent | None
+
+
+def cell_text(cell: Cell) -> str:
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, Fixed):
+        return num(cell.value, cell.digits)
+    if isinstance(cell, Percent):
+        return percent(cell.share, cell.digits)
+    return num(cell)
+
+
+def percent(share: float, digits: int = 1) -> str:
+    """A share as a percentage, 0.976 -> '97.6%': the one way the report writes one."""
+    return f"{share:.{digits}%}"
+
+
 @dataclass
 class Table:
-    """What the template renders, in either format: a title, the column headers, the cells as text, a note."""
+    """What the template renders, in either format: a title, the column headers, the cells, a note."""
     title: str
     headers: list[str]
-    rows: list[list[str]]
+    rows: list[list[Cell]]
     note: str = ""
+
+    @property
+    def text_rows(self) -> list[list[str]]:
+        return [[cell_text(c) for c in row] for row in self.rows]
 
 
 @dataclass

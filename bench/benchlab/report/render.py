@@ -13,7 +13,7 @@ from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, 
 from benchlab.report import footprint
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
-from benchlab.report.layout import Section, Table, anchor, model_label, num
+from benchlab.report.layout import Fixed, Percent, Section, Table, anchor, model_label, num, percent
 from benchlab.results import stats, table, why
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
@@ -54,12 +54,12 @@ def bad_count(rows: pd.DataFrame, noun: str = "") -> str:
     return f"{failed}{' ' + noun if noun else ''}" + (f" and {dropped} dropped iterations" if dropped else "")
 
 
-def ideal_share(r) -> str:
+def ideal_share(r) -> Percent | None:
     """Closed model: successful throughput against VUs / the ideal latency, every user served at it (where known)."""
     ideal_s = ideal_latency_s(r.scenario, r.variant or "")
     if r.load_model != LoadKind.CLOSED or ideal_s is None:
-        return "-"
-    return f"{r.ok_rps / (r.load / ideal_s):.1%}"
+        return None
+    return Percent(r.ok_rps / (r.load / ideal_s))
 
 
 # A closed-model step whose throughput stays within this share of the ideal is taken as at the ideal.
@@ -79,7 +79,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
         if r.ok_rps >= NEAR_IDEAL_SHARE * ideal:
             continue
         out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
-                   f"requests/s ({r.ok_rps / ideal:.1%}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
+                   f"requests/s ({percent(r.ok_rps / ideal)}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
                    f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores)}"
                    + (f"; {budget}" if app_busy(r.get("app_cpu_pct"))
                       and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
@@ -92,16 +92,16 @@ def runs_table(med: pd.DataFrame) -> Table:
         busy = app_busy(r.app_cpu_pct)
         offered = r.requests + r.dropped
         rows.append([r.scenario, step_label(r.load_model, r.load), r.model,
-                     str(int(r.repetition)), num(r.ok_rps), ideal_share(r), num(r.p50_ms), num(r.p99_ms),
+                     str(int(r.repetition)), r.ok_rps, ideal_share(r), r.p50_ms, r.p99_ms,
                      f"{int(r.errors)} ({int(r.status_0)}/{int(r.status_4xx)}/{int(r.status_5xx)})",
-                     f"{int(r.dropped)}", f"{(r.errors + r.dropped) / offered:.2%}" if offered else "-",
-                     num(r.app_cpu_pct, 0), num(r.k6_cpu_pct, 0), num(r.db_cpu_pct, 0),
-                     num(r.downstream_cpu_pct, 0), num(r.host_cpu_pct, 0),
-                     num(r.app_cpu_ms_per_req, 2) if busy else "-",
-                     num(r.worker_queue_max, 0), num(r.worker_threads_max, 0), num(r.jdbc_awaiting_max, 0),
-                     num(r.sql_queue_max, 0), num(r.downstream_waiting_max, 0), num(r.metrics_missed_pct, 0),
-                     num(r.pinned, 0), num(r.gc_share_pct, 1),
-                     num(r.rss_peak_mb, 0), num(r.threads_peak, 0)])
+                     f"{int(r.dropped)}", Percent((r.errors + r.dropped) / offered, 2) if offered else None,
+                     *(Fixed(v, 0) for v in (r.app_cpu_pct, r.k6_cpu_pct, r.db_cpu_pct, r.downstream_cpu_pct,
+                                            r.host_cpu_pct)),
+                     Fixed(r.app_cpu_ms_per_req, 2) if busy else None,
+                     *(Fixed(v, 0) for v in (r.worker_queue_max, r.worker_threads_max, r.jdbc_awaiting_max,
+                                            r.sql_queue_max, r.downstream_waiting_max, r.metrics_missed_pct,
+                                            r.pinned)),
+                     Fixed(r.gc_share_pct, 1), Fixed(r.rss_peak_mb, 0), Fixed(r.threads_peak, 0)])
     return Table("Every step", ["scenario", "load", "model", "reps", "ok req/s", "of ideal", "p50 ms", "p99 ms",
                                 "failed (none/4xx/5xx)", "dropped", "bad share", "app CPU %", "k6 CPU %", "DB CPU %",
                                 "downstream CPU %", "machine CPU %", "app CPU ms/req", "worker queue max",
@@ -209,7 +209,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, cores)):
         out.append(Section("Short of the ideal", findings=short,
-                           intro=SHORTFALLS_INTRO.format(share=f"{NEAR_IDEAL_SHARE:.0%}")))
+                           intro=SHORTFALLS_INTRO.format(share=f"{percent(NEAR_IDEAL_SHARE, 0)}")))
     out.append(Section("Differences, with their uncertainty", findings=comparison_sentences(runs, win)
                        if not win.empty else [], intro=DIFFERENCES_INTRO, folded=True))
     for tb in ([runs_table(med)] if med is not None else []) + [limits_table(env), settings_table(env)]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.results import stats
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table, num
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, InPreset, Limit, LoadKind, Scenario, Variant,
                             app_busy)
 from benchlab.scenarios.jwt_mysql import USERS_ME
@@ -101,11 +101,11 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
     for (runtime, variant), cell in rows.groupby(["runtime", "variant"], sort=True):
         for (load, _, model), g in cell.assign(order=cell.model.map(MODELS.index)).groupby(["load", "order", "model"]):
             pins, where = pins_of(g)
-            table_rows.append([runtime, variant, f"{load:g}", model, str(g.repetition.nunique()), num(g.ok_rps.median()),
-                               num(g.p50_ms.median()), num(g.p99_ms.median()),
+            table_rows.append([runtime, variant, f"{load:g}", model, str(g.repetition.nunique()), g.ok_rps.median(),
+                               g.p50_ms.median(), g.p99_ms.median(),
                                f"{int(g.errors.sum())} + {int(g.dropped.sum())} dropped",
-                               num(g.app_cpu_ms_per_req.median(), 3) if app_busy(g.app_cpu_pct.median()) else "-",
-                               "0" if pins == 0 else num(pins), where or "-"])
+                               Fixed(g.app_cpu_ms_per_req.median(), 3) if app_busy(g.app_cpu_pct.median()) else "-",
+                               "0" if pins == 0 else pins, where or "-"])
         virtual = cell[cell.model == "virtual"]
         if virtual.empty:
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Probe, Scenario, Variant, step_label
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table, num
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "cache"
@@ -38,12 +38,12 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
         base = med.ok_rps.get("uncached")
         for variant, r in med.iterrows():
             cached = None if variant == "uncached" else cached_share(r.local, r.remote)
-            table_rows.append([step, model, variant, str(int(r.reps)), num(r.ok_rps),
+            table_rows.append([step, model, variant, str(int(r.reps)), r.ok_rps,
                                "1.00" if variant == "uncached" else (f"{r.ok_rps / base:.2f}" if base else "-"),
-                               num(r.p50_ms), num(r.p99_ms), f"{int(r.errors)} / {int(r.dropped)}",
-                               "-" if variant == "uncached" else num(r.local, 1),
-                               "-" if variant == "uncached" else num(r.remote, 1),
-                               "-" if cached is None else num(cached, 1), num(r.cpu, 2)])
+                               r.p50_ms, r.p99_ms, f"{int(r.errors)} / {int(r.dropped)}",
+                               "-" if variant == "uncached" else Fixed(r.local, 1),
+                               "-" if variant == "uncached" else Fixed(r.remote, 1),
+                               "-" if cached is None else Fixed(cached, 1), Fixed(r.cpu, 2)])
         cached_rows = med.drop(index="uncached", errors="ignore")
         if base and not cached_rows.empty:
             best = cached_rows.ok_rps.idxmax()

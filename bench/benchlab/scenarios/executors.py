@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, LoadKind, Scenario, Variant
-from benchlab.report.layout import MODEL_COLORS, Table, model_label, num
+from benchlab.report.layout import MODEL_COLORS, Fixed, Percent, Table, model_label, num, percent
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "executors"
@@ -47,19 +47,20 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
             first, last = latency_growth(win, g.tag)
             share = g.ok_rps.median() / ideal
             per_model.append((name, share, g.p99_ms.median()))
-            table_rows.append([f"{users:g} VUs", name, str(g.repetition.nunique()), num(g.ok_rps.median()),
-                               f"{share:.1%}", num(g.p50_ms.median()), num(g.p99_ms.median()), num(g.max_ms.max()),
+            table_rows.append([f"{users:g} VUs", name, str(g.repetition.nunique()), g.ok_rps.median(),
+                               Percent(share), g.p50_ms.median(), g.p99_ms.median(), g.max_ms.max(),
                                f"{num(first)} -> {num(last)}", str(int(g.errors.sum())),
-                               num(g.worker_queue_max.max(), 0), num(g.worker_threads_max.max(), 0)])
+                               Fixed(g.worker_queue_max.max(), 0), Fixed(g.worker_threads_max.max(), 0)])
         workers = sorted((m for m in per_model if m[0].startswith("worker")), key=lambda m: -m[1])
-        others = "".join(f"; {m[0]}: {m[1]:.1%}" for m in per_model if not m[0].startswith("worker"))
+        others = "".join(f"; {m[0]}: {percent(m[1])}" for m in per_model if not m[0].startswith("worker"))
         if len(workers) >= 2:
             best, worst = workers[0], workers[-1]
             sentences.append(
-                f"At {users:g} users the cure among the worker model's settings is {best[0]}: {best[1]:.1%} of the "
-                f"ideal {ideal:g} req/s (p99 {num(best[2])} ms), against {worst[1]:.1%} for {worst[0]}{others}.")
+                f"At {users:g} users the cure among the worker model's settings is {best[0]}: "
+                f"{percent(best[1])} of the "
+                f"ideal {ideal:g} req/s (p99 {num(best[2])} ms), against {percent(worst[1])} for {worst[0]}{others}.")
         elif workers:
-            sentences.append(f"At {users:g} users {workers[0][0]} reaches {workers[0][1]:.1%} of the ideal "
+            sentences.append(f"At {users:g} users {workers[0][0]} reaches {percent(workers[0][1])} of the ideal "
                              f"{ideal:g} req/s (p99 {num(workers[0][2])} ms){others}.")
     note = ("Closed model: each user sends its next request when the previous one is answered, like the article's "
             f"JMeter threads. Of ideal = successful req/s / (users / {AGGREGATE_IDEAL_S:g} s). Latency first -> last: "

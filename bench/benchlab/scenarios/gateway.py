@@ -6,7 +6,7 @@ import pandas as pd
 
 from benchlab.model import (CPU_PER_REQUEST_MIN_APP_CPU_PCT, InPreset, Limit, LoadKind, Probe, Scenario, app_busy,
                             step_label)
-from benchlab.report.layout import Table, failed_text, num
+from benchlab.report.layout import Fixed, Percent, Table, failed_text, num
 
 NAME = "gateway"
 # The mix's mean backend latency: 0.40 x 69 + 0.35 x 21 + 0.25 x 20 ms.
@@ -23,14 +23,15 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
     table_rows, sentences = [], []
     for (kind, load), at in rows.groupby(["load_model", "load"], sort=True):
         for model, g in at.groupby("model", sort=False):
-            of_ideal = f"{g.ok_rps.median() / (load / ideal_s):.1%}" if kind == LoadKind.CLOSED else "-"
-            table_rows.append([step_label(kind, load), model, str(g.repetition.nunique()), num(g.ok_rps.median()), of_ideal,
-                               num(g.p50_ms.median()), num(g.p99_ms.median()), num(g.max_ms.max()), failed_text(g),
-                               num(g.threads_peak.max(), 0), num(g.rss_peak_mb.max(), 0),
-                               num(g.app_cpu_ms_per_req.median(), 2)
+            of_ideal = Percent(g.ok_rps.median() / (load / ideal_s)) if kind == LoadKind.CLOSED else "-"
+            table_rows.append([step_label(kind, load), model, str(g.repetition.nunique()), g.ok_rps.median(), of_ideal,
+                               g.p50_ms.median(), g.p99_ms.median(), g.max_ms.max(), failed_text(g),
+                               Fixed(g.threads_peak.max(), 0), Fixed(g.rss_peak_mb.max(), 0),
+                               Fixed(g.app_cpu_ms_per_req.median(), 2)
                                if app_busy(g.app_cpu_pct.median()) else "-",
-                               num(g.alloc_mb_per_s.median(), 0),
-                               num(1024 * (g.alloc_mb_per_s / g.ok_rps).median(), 0), num(g.gc_share_pct.median(), 1)])
+                               Fixed(g.alloc_mb_per_s.median(), 0),
+                               Fixed(1024 * (g.alloc_mb_per_s / g.ok_rps).median(), 0),
+                               Fixed(g.gc_share_pct.median(), 1)])
         if kind == LoadKind.CLOSED:
             med = at.groupby("model", sort=False).agg(ok=("ok_rps", "median"), threads=("threads_peak", "max"),
                                                       errors=("errors", "sum"))

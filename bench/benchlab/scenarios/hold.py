@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.model import InPreset, Limit, LoadKind, Probe, Scenario, Variant
-from benchlab.report.layout import Table, failed_text, num
+from benchlab.report.layout import Fixed, Table, failed_text, num
 
 NAME = "hold"
 
@@ -22,9 +22,9 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
         for model, g in at.groupby("model", sort=False):
             held = g.ok_rps.median() * hold_s  # Little's law: answers per second x the time each was held
             rss, threads = g.rss_peak_mb.max(), g.threads_peak.max()
-            table_rows.append([f"{load:g}", variant, model, num(held, 0), failed_text(g), num(g.p99_ms.median()),
-                               num(rss, 0), num(1024 * rss / held, 1) if held else "-", num(threads, 0),
-                               num(1000 * threads / held, 1) if held else "-"])
+            table_rows.append([f"{load:g}", variant, model, Fixed(held, 0), failed_text(g), g.p99_ms.median(),
+                               Fixed(rss, 0), Fixed(1024 * rss / held, 1) if held else "-", Fixed(threads, 0),
+                               Fixed(1000 * threads / held, 1) if held else "-"])
             if g.errors.sum() > 0:
                 first = "no answer (timeouts, refused or reset connections)" if g.status_0.sum() else "error answers"
                 sentences.append(f"hold, {model} at {load:g} connections ({variant}): {int(g.errors.sum())} requests "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.model import SLO_MAX_BAD_SHARE, InPreset, Limit, Probe, Scenario, Variant, step_label
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table, num, percent
 
 NAME = "mixed"
 # A p99 or a throughput has to move by more than this to count: single short runs on a shared machine scatter so.
@@ -28,12 +28,12 @@ def offload_verdict(inline, offload) -> str:
             return "serves more (both past saturation)"
         if offload.ok < (1 - MIXED_MARGIN) * inline.ok:
             return "serves less (both past saturation)"
-        return f"makes no clear difference (both past saturation: throughput within {MIXED_MARGIN:.0%})"
+        return f"makes no clear difference (both past saturation: throughput within {percent(MIXED_MARGIN, 0)})"
     if offload.ok < (1 - MIXED_MARGIN) * inline.ok or offload.p99 > (1 + MIXED_MARGIN) * inline.p99:
         return "hurts"
     if offload.p99 < (1 - MIXED_MARGIN) * inline.p99 and offload.ok >= 0.99 * inline.ok:
         return "helps"
-    return f"makes no clear difference (within {MIXED_MARGIN:.0%})"
+    return f"makes no clear difference (within {percent(MIXED_MARGIN, 0)})"
 
 
 def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
@@ -48,8 +48,8 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
                                                    requests=("requests", "sum"),
                                                    cpu=("app_cpu_pct", "median"), per=("app_cpu_ms_per_req", "median"))
         for variant, r in med.iterrows():
-            table_rows.append([step_label(kind, load), model, variant, num(r.ok), num(r.p99),
-                               f"{int(r.errors)} + {int(r.dropped)} dropped", num(r.cpu, 0), num(r.per, 2)])
+            table_rows.append([step_label(kind, load), model, variant, r.ok, r.p99,
+                               f"{int(r.errors)} + {int(r.dropped)} dropped", Fixed(r.cpu, 0), Fixed(r.per, 2)])
         if {"inline", "offload"} <= set(med.index):
             a, b = med.loc["inline"], med.loc["offload"]
             sentences.append(f"mixed, {model} at {step_label(kind, load)}: offloading {offload_verdict(a, b)} (p99 {num(b.p99)} ms against {num(a.p99)} ms "

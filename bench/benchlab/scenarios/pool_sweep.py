@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.model import InPreset, Limit, LoadKind, Probe, Scenario, Variant, step_label
-from benchlab.report.layout import Table, num
+from benchlab.report.layout import Fixed, Table, num, percent
 from benchlab.results import why
 from benchlab.scenarios.jwt_mysql import USERS_ME
 
@@ -41,19 +41,21 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
         knee = None if flat else next(p for p, r in med.iterrows() if r.ok_rps >= KNEE_SHARE * best)
         for pool, r in med.iterrows():
             wait = r.sql_queue_max if model == "reactive" else r.jdbc_awaiting_max
-            table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), num(r.ok_rps),
-                               num(r.p99_ms), str(int(r.errors)), num(wait, 0),
-                               "-" if model == "reactive" else num(r.jdbc_blocking_ms_avg, 1),
-                               num(r.db_cpu_pct, 0), num(r.app_cpu_pct, 0)])
+            table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), r.ok_rps,
+                               r.p99_ms, str(int(r.errors)), Fixed(wait, 0),
+                               "-" if model == "reactive" else Fixed(r.jdbc_blocking_ms_avg, 1),
+                               Fixed(r.db_cpu_pct, 0), Fixed(r.app_cpu_pct, 0)])
         smallest, largest = med.index.min(), med.index.max()
         served_all = kind == LoadKind.OPEN and worst >= KNEE_SHARE * load
         curve = (f"no knee in throughput: every size from {smallest:g} to {largest:g} connections served the offered "
                  f"{load:g}/s ({num(worst)} to {num(best)} req/s; the pool shows in the wait and the latency)"
                  if served_all else
                  f"no knee: throughput is flat from {smallest:g} to {largest:g} connections ({num(worst)} to "
-                 f"{num(best)} req/s, every size within {1 - FLAT_SHARE:.0%} of the best), so the pool is not what "
+                 f"{num(best)} req/s, every size within {percent(1 - FLAT_SHARE, 0)} of the best), so the pool is "
+                 f"not what "
                  f"limits" if flat else
-                 f"the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, at least {KNEE_SHARE:.0%} "
+                 f"the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, at least "
+                 f"{percent(KNEE_SHARE, 0)} "
                  f"of the best {num(best)})")
         sentences.append(
             f"pool-sweep, {model} at {step}: {curve}; at {smallest:g}: {num(med.ok_rps[smallest])} req/s, "
@@ -62,8 +64,9 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
     note = ("Both pools (JDBC for virtual and worker, reactive for reactive) set to the size in the pool column. "
             "Wait max: the most requests waiting for a connection in a sample (Agroal's awaiting count; the "
             "reactive pool's queue). Blocking ms: Agroal's average time to get a connection. Medians over "
-            f"repetitions. Knee: the smallest pool reaching {KNEE_SHARE:.0%} of the model's best throughput at that "
-            f"load, none when every size is within {1 - FLAT_SHARE:.0%} of the best (a flat curve); the sentences name "
+            f"repetitions. Knee: the smallest pool reaching {percent(KNEE_SHARE, 0)} of the model's best throughput at "
+            f"that load, none when every size is within {percent(1 - FLAT_SHARE, 0)} of the best (a flat curve); the "
+            f"sentences name "
             "what limited the smallest and the largest pool.")
     return Table("Connection-pool sweep (article 003): the report endpoint, eight reads and an insert per request",
                  ["load", "model", "pool", "ok req/s", "p99 ms", "failed", "wait max", "blocking ms", "DB CPU %",
