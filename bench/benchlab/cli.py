@@ -171,7 +171,6 @@ def parse_args(argv) -> Config:
     args.jvm_args = tuple(shlex.split(args.jvm_args))
     args.target = args.target.rstrip("/") if args.target else None
     args.compare = tuple(args.compare) if args.compare else None
-    args.settings = settings(args)
     return Config.of(args)
 
 
@@ -243,21 +242,6 @@ def check_start_up(p, args):
     if args.warmup_curve and args.warmup_curve < footprint.SHORTEST_CURVE_S:
         p.error(f"--warmup-curve must be 0 (none) or at least {footprint.SHORTEST_CURVE_S} s: the steady level is "
                 f"its last {footprint.STEADY_TAIL_S} s, judged over {footprint.STEADY_WINDOW_S}-second means")
-
-
-def settings(args) -> dict:
-    """The report's settings table, as results.json keeps it."""
-    if args.target:
-        database = "the target's own"
-    else:
-        database = "external" if args.db_url else "the project's embedded MariaDB (./mvnw exec:exec@database)"
-    return dict(preset=args.preset, duration_s=args.duration, warmup_s=args.warmup, repeat=args.repeat,
-                users=args.users, timeout_s=args.timeout, jwt=args.jwt, scenarios=args.scenarios,
-                variants=args.variants, models=args.models, runtimes=args.runtimes, target=args.target,
-                flamegraph=args.flamegraph, cold_starts=args.cold_starts, warmup_curve_s=args.warmup_curve,
-                planned_start_up_seconds=round(start_up_seconds(len(args.runtimes), args.cold_starts,
-                                                                args.warmup_curve)),
-                loads={s: [l.label for l in v] for s, v in args.load_levels.items()}, database=database)
 
 
 def main(argv):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from benchlab.model import Load
+from benchlab.plan.planner import start_up_seconds
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,21 @@ class Config:
     report_only: bool
     compare: tuple[str, str] | None
     self_test: bool
-    settings: dict  # the report's settings table, as results.json keeps them
+
+    @property
+    def settings(self) -> dict:
+        """The report's settings table, as results.json keeps it."""
+        if self.target:
+            database = "the target's own"
+        else:
+            database = "external" if self.db_url else "the project's embedded MariaDB (./mvnw exec:exec@database)"
+        return dict(preset=self.preset, duration_s=self.duration, warmup_s=self.warmup, repeat=self.repeat,
+                    users=self.users, timeout_s=self.timeout, jwt=self.jwt, scenarios=self.scenarios,
+                    variants=self.variants, models=self.models, runtimes=self.runtimes, target=self.target,
+                    flamegraph=self.flamegraph, cold_starts=self.cold_starts, warmup_curve_s=self.warmup_curve,
+                    planned_start_up_seconds=round(start_up_seconds(len(self.runtimes), self.cold_starts,
+                                                                    self.warmup_curve)),
+                    loads={s: [level.label for level in v] for s, v in self.load_levels.items()}, database=database)
 
     @classmethod
     def of(cls, parsed) -> Config:

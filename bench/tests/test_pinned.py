@@ -4,7 +4,7 @@ import subprocess
 
 import pandas as pd
 
-from benchlab.run import pinned, services
+from benchlab.run import machine, pinned
 from benchlab.model import RunRow
 
 # A virtual thread that parks inside a class initializer stays pinned to its carrier on every JDK (JEP 491 left that
@@ -29,7 +29,7 @@ def row(tag, start, end):
 
 
 def test_a_millisecond_pin_is_recorded_and_read_with_where_it_pinned(tmp_path):
-    java_home = services.find_java_home()
+    java_home = machine.find_java_home()
     (tmp_path / "Pins.java").write_text(PINS)
     subprocess.run([f"{java_home}/bin/java", pinned.jvm_option(str(tmp_path / "jfr")), "Pins.java"], cwd=tmp_path,
                    check=True, capture_output=True, timeout=120)

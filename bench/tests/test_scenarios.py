@@ -105,18 +105,18 @@ def test_every_scenario_is_defined_whole_in_its_module():
 
 def test_the_smoke_test_probes_the_endpoints_of_the_chosen_scenarios(monkeypatch):
     from types import SimpleNamespace
-    from benchlab.run import services
+    from benchlab.run import health
 
     asked = []
-    monkeypatch.setattr(services, "http_get", lambda url, timeout, headers, method: (
+    monkeypatch.setattr(health, "http_get", lambda url, timeout, headers, method: (
         asked.append((method, url)) or (200, '"level" "heldMs"')))
-    services.smoke_test("http://app", SimpleNamespace(scenarios=["cache", "hold", "executors"], models=["worker"]),
+    health.smoke_test("http://app", SimpleNamespace(scenarios=["cache", "hold", "executors"], models=["worker"]),
                         None)
     assert asked == [("GET", "http://app/worker/users/1/aggregate"),
                      ("GET", "http://app/worker/users/1/aggregate/cached"), ("GET", "http://app/worker/hold?ms=1")]
-    monkeypatch.setattr(services, "http_get", lambda url, timeout, headers, method: (500, "boom"))
+    monkeypatch.setattr(health, "http_get", lambda url, timeout, headers, method: (500, "boom"))
     with pytest.raises(RuntimeError, match="smoke test GET /worker/hold"):
-        services.smoke_test("http://app", SimpleNamespace(scenarios=["hold"], models=["worker"]), None)
+        health.smoke_test("http://app", SimpleNamespace(scenarios=["hold"], models=["worker"]), None)
 
 
 def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_all_read(monkeypatch):
@@ -126,7 +126,7 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     from benchlab import scenarios
     from benchlab.model import InPreset, Limit, Probe, Scenario
     from benchlab.report.layout import Table
-    from benchlab.run import services
+    from benchlab.run import health
     from benchlab.run.measure import k6_env
 
     def view(runs, win, env):
@@ -144,8 +144,8 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     k6 = k6_env("http://app", plan.runs[0], 6, SimpleNamespace(timeout=5, users=10, max_vus=None, live=False), None)
     assert k6["P99_MS"] == "25"
     asked = []
-    monkeypatch.setattr(services, "http_get", lambda url, **_: asked.append(url) or (200, "ok"))
-    services.smoke_test("http://app", SimpleNamespace(scenarios=["echo"], models=["virtual"]), None)
+    monkeypatch.setattr(health, "http_get", lambda url, **_: asked.append(url) or (200, "ok"))
+    health.smoke_test("http://app", SimpleNamespace(scenarios=["echo"], models=["virtual"]), None)
     assert asked == ["http://app/virtual/echo"]
     import dataclasses
     from benchlab.model import RunRow

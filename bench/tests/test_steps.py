@@ -10,7 +10,7 @@ import pytest
 from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
-from benchlab.run import services
+from benchlab.run import health
 from benchlab.run.state import BenchState
 from benchlab.run.steps import Block, Steps
 from test_runner_search import fake_row
@@ -52,7 +52,7 @@ def steps(tmp_path):
 
         def wait_drained(app, base_url, timeout=15):
             if app.name in busy_apps:
-                raise services.StillBusy(f"{app.name} busy")
+                raise health.StillBusy(f"{app.name} busy")
             return 0.4
 
         return Steps(state, k6, {}), plan, block, k6, stopped, wait_drained
@@ -61,7 +61,7 @@ def steps(tmp_path):
 
 def test_an_app_still_busy_after_a_run_is_restarted_and_warmed_before_the_next(steps, monkeypatch):
     s, plan, block, k6, stopped, wait_drained = steps(busy_apps=("app",))
-    monkeypatch.setattr(services, "wait_drained", wait_drained)
+    monkeypatch.setattr(health, "wait_drained", wait_drained)
     row = s.step(plan.runs[0], block)
     assert [a.name for a in stopped] == ["app"] and block.app.name == "app-restart1" and block.restarts == 1
     assert k6.runs[0].startswith("rewarm1-") and k6.runs[1] == plan.runs[0].tag  # warmed, then measured
@@ -73,7 +73,7 @@ def test_an_app_still_busy_after_a_run_is_restarted_and_warmed_before_the_next(s
 
 def test_a_drained_app_is_measured_as_it_is_and_a_k6_failure_fails_the_run(steps, monkeypatch):
     s, plan, block, k6, stopped, wait_drained = steps(exit_code=107)
-    monkeypatch.setattr(services, "wait_drained", wait_drained)
+    monkeypatch.setattr(health, "wait_drained", wait_drained)
     s.step(plan.runs[0], block)
     assert stopped == [] and block.app.name == "app" and k6.runs == [plan.runs[0].tag]
     assert s.state.env.get("restarts") is None

@@ -62,7 +62,7 @@ class RuntimeInfo(Facts):
 
 @dataclasses.dataclass(slots=True)
 class Environment(Facts):
-    # the machine and the software (services.environment)
+    # the machine and the software (run/machine.environment)
     command_line: str = UNSET
     preset: str = UNSET
     started: str = UNSET

@@ -5,7 +5,7 @@ import os
 import threading
 import time
 
-from benchlab.run import pinning, runtimes, services, startup
+from benchlab.run import health, pinning, runtimes, services, startup
 from benchlab.run.procs import log
 from benchlab.run.services import ROOT
 from benchlab.run.state import BenchState
@@ -88,7 +88,7 @@ class Apps:
                                  os.path.join(self.state.logs, "downstream.log"), env=child_env, cwd=ROOT)
         if signing:
             signing.join(timeout=900)
-        services.wait_ready(ds, f"http://127.0.0.1:{port}/q/health/ready", 180, "downstream service")
+        health.wait_ready(ds, f"http://127.0.0.1:{port}/q/health/ready", 180, "downstream service")
         log(f"downstream ready on port {port}, {config.users} users seeded")
         return ds
 
@@ -98,8 +98,8 @@ class Apps:
         t = time.time()
         proc = rt.start(self.state.pm, ROOT, java_home, config.port, props, up.child_env,
                         os.path.join(self.state.logs, log_name))
-        first = services.first_success(proc, base_url, config, up.tokens_file, t, 300, f"app ({rt.name})")
-        services.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+        first = health.first_success(proc, base_url, config, up.tokens_file, t, 300, f"app ({rt.name})")
+        health.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
         if self.cores and getattr(proc, "pgid", None):
             pinning.pin_group(proc.pgid, self.cores)
         return proc, first
@@ -113,10 +113,10 @@ class Apps:
             proc = rt.start(self.state.pm, ROOT, java_home, config.port, up.app_props, up.child_env,
                             os.path.join(self.state.logs, f"cold-{rt.name}-{i}.log"))
             try:
-                first = services.first_success(proc, self.state.base_url, config, up.tokens_file, t, 300,
+                first = health.first_success(proc, self.state.base_url, config, up.tokens_file, t, 300,
                                                f"app ({rt.name})")
                 starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
-                               "quarkus_started_s": services.quarkus_started(proc)})
+                               "quarkus_started_s": health.quarkus_started(proc)})
             finally:
                 self.state.pm.stop(proc)
             log(f"cold start {i}/{config.cold_starts} of {rt.name}: first successful request after {first:.2f} s")

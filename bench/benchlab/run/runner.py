@@ -12,7 +12,7 @@ from benchlab.model import Limit
 from benchlab.plan.planner import Plan, app_key
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
-from benchlab.run import drivers, jvm, k6tool, pinned, pinning, profiler, runtimes, services, startup
+from benchlab.run import drivers, health, jvm, k6tool, machine, pinned, pinning, profiler, runtimes, services, startup
 from benchlab.run.app import Apps, Services
 from benchlab.run.measure import K6Runs
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
@@ -42,12 +42,12 @@ class Bench:
         status = 0
         started = time.time()
         try:
-            java_home = services.find_java_home()
+            java_home = machine.find_java_home()
             k6_exe = k6tool.find_or_install_k6(ROOT, state.logs)
             self.k6 = K6Runs(state, k6_exe, self.k6_cores)
             if config.live:
                 log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
-            state.env = services.environment(config, java_home, k6tool.k6_version(k6_exe))
+            state.env = machine.environment(config, java_home, k6tool.k6_version(k6_exe))
             self.env.update(pinning=pinning.describe(config.pin, os.cpu_count() or 1),
                             planned_seconds=round(state.plan.planned_seconds()),
                             planned_seconds_at_most=round(state.plan.planned_seconds(upper_bound=True)),
@@ -98,7 +98,8 @@ class Bench:
         # the report's start-up table says why a native runtime has no row of figures
         self.env.native_executables = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
         if config.flamegraph:
-            log(f"flame graphs ({config.flamegraph}) of every run of the jvm runtime: async-profiler {profiler.VERSION}")
+            log(f"flame graphs ({config.flamegraph}) of every run of the jvm runtime: "
+                f"async-profiler {profiler.VERSION}")
             self.k6.profiler = profiler.Profiler(java_home, profiler.library(ROOT, logs), config.flamegraph,
                                                  os.path.join(self.state.out, "flamegraphs"))
             self.env.flamegraphs = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
@@ -155,17 +156,18 @@ class Bench:
         probe = rt.probe(app)
         log(f"app ({rt.name}) answered its first request {first:.2f} s after its start; pid {app.pid}")
         info.update(first_request_s=round(first, 2), probe=probe.describe(),
-                    quarkus_started_s=services.quarkus_started(app), command=rt.describe(ROOT, home))
+                    quarkus_started_s=health.quarkus_started(app), command=rt.describe(ROOT, home))
         warnings = rt.start_warnings(app)
         if warnings:
             info.start_warnings = warnings
             log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
-        services.smoke_test(base_url, config, up.tokens_file)
+        health.smoke_test(base_url, config, up.tokens_file)
         info.rss_idle_mb = startup.rss_mb(app.pid)
         if config.warmup_curve:
             info.warmup_curve = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info.warmup_curve['ok_per_s']} successful requests/s")
-        if any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios) and self.env.get("point_select") is None:
+        point_select = any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios)
+        if point_select and self.env.get("point_select") is None:
             threads = int(self.env.jdbc_pool_max)
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{config.pointselect_seconds:.0f} s; the app is idle)")
@@ -220,7 +222,7 @@ class Bench:
             raise RuntimeError(f"--target cannot measure {', '.join(configured)}: its variants configure the app "
                                f"(pool sizes, executors), which only a local run can start; measure it locally")
         try:
-            services.smoke_test(base_url, config, config.tokens)
+            health.smoke_test(base_url, config, config.tokens)
         except OSError as e:
             raise RuntimeError(f"--target {base_url} does not answer: {e}") from e
         steps = Steps(state, self.k6, {})

@@ -11,7 +11,7 @@ from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.report.wording import duration
 from benchlab.results import slo, table, why
-from benchlab.run import services
+from benchlab.run import health, services
 from benchlab.run.measure import K6Runs
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.state import BenchState
@@ -58,7 +58,7 @@ class Steps:
             models = [first.model]
         for model in models:
             if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
-                services.wait_drained(proc, base_url)
+                health.wait_drained(proc, base_url)
             run = PlannedRun(0, first.runtime, scenario, load, 0, model, seconds, first.variant)
             rc, _ = self.k6.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
             if rc not in (0, 99):
@@ -148,8 +148,8 @@ class Steps:
     def drain(self, run: PlannedRun, block: Block) -> float:
         """Seconds the app took to work off the previous run's backlog; a starved app is restarted and warmed again."""
         try:
-            return services.wait_drained(block.app, block.base_url)
-        except services.StillBusy:
+            return health.wait_drained(block.app, block.base_url)
+        except health.StillBusy:
             # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a re-warm cost
             # less. The re-warm is as long as the block's first one: after 5 s per model the next run still paid
             # for the JIT (twice the CPU per request of its other repetitions).
@@ -159,7 +159,7 @@ class Steps:
             self.state.pm.stop(block.app)
             block.app, block.probe = block.restart(block.restarts)
             self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
-            return services.wait_drained(block.app, block.base_url)
+            return health.wait_drained(block.app, block.base_url)
 
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):

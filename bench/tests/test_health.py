@@ -3,7 +3,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from benchlab.run import services
+from benchlab.run import health
 
 
 class FakeProcess:
@@ -41,7 +41,7 @@ def server():
 
 def test_polling_goes_on_through_error_answers_until_the_first_200(server):
     url, state = server
-    waited = services.poll_until_ok(FakeProcess(), url, timeout=5, interval=0.01, gone="app {exit}")
+    waited = health.poll_until_ok(FakeProcess(), url, timeout=5, interval=0.01, gone="app {exit}")
     assert waited is not None and 0 <= waited < 5
     assert state["seen"] == 3
 
@@ -49,24 +49,24 @@ def test_polling_goes_on_through_error_answers_until_the_first_200(server):
 def test_polling_gives_up_after_its_timeout(server):
     url, state = server
     state["busy"] = 10**6
-    assert services.poll_until_ok(FakeProcess(), url, timeout=0.2, interval=0.01, gone="app {exit}") is None
+    assert health.poll_until_ok(FakeProcess(), url, timeout=0.2, interval=0.01, gone="app {exit}") is None
 
 
 def test_a_refused_connection_means_not_yet():
-    assert services.poll_until_ok(FakeProcess(), "http://127.0.0.1:9/", timeout=0.2, interval=0.05,
+    assert health.poll_until_ok(FakeProcess(), "http://127.0.0.1:9/", timeout=0.2, interval=0.05,
                                   gone="app {exit}") is None
 
 
 def test_a_process_that_ended_is_said_in_one_line(server):
     url, _ = server
     with pytest.raises(RuntimeError, match=r"^app \(jvm\) exited with code 1 before it answered; see /tmp/app.log$"):
-        services.poll_until_ok(FakeProcess(alive=False), url, timeout=5, interval=0.01,
+        health.poll_until_ok(FakeProcess(alive=False), url, timeout=5, interval=0.01,
                                gone="app (jvm) {exit} before it answered")
 
 
 def test_drained_and_still_busy(server):
     url, state = server
-    assert services.wait_drained(FakeProcess(), url, timeout=5) >= 0
+    assert health.wait_drained(FakeProcess(), url, timeout=5) >= 0
     state.update(busy=10**6, seen=0)
-    with pytest.raises(services.StillBusy):
-        services.wait_drained(FakeProcess(), url, timeout=1)
+    with pytest.raises(health.StillBusy):
+        health.wait_drained(FakeProcess(), url, timeout=1)
