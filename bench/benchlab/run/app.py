@@ -1,8 +1,8 @@
 """The app's life cycle in a benchmark: what it needs (database, tokens, the downstream service with the gateway's
 backends, Redis), then its starts: measured ones, cold ones and restarts, each pinned to the app's cores with --pin."""
+import concurrent.futures
 import dataclasses
 import os
-import threading
 import time
 
 from benchlab.run import health, pinning, runtimes, services, startup
@@ -40,7 +40,9 @@ class Apps:
         if any(SCENARIOS[s].needs_tokens for s in config.scenarios):
             tokens_file = os.path.join(workdir, "tokens.txt")
             log(f"signing {config.users} {config.jwt.upper()} tokens (in parallel with the database start)")
-            signing = Background(lambda: services.generate_tokens(pm, config.users, tokens_file, jwt, self.state.logs))
+            signer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tokens")
+            signing = signer.submit(services.generate_tokens, pm, config.users, tokens_file, jwt, self.state.logs)
+            signer.shutdown(wait=False)  # its thread ends with the signing; start_downstream waits for the result
         db, db_url = None, config.db_url
         if not db_url:
             log("starting the database: ./mvnw -q exec:exec@database")
@@ -87,19 +89,23 @@ class Apps:
         ds = self.state.pm.start("downstream", runtimes.JvmRuntime().command(ROOT, java_home, port, props),
                                  os.path.join(self.state.logs, "downstream.log"), env=child_env, cwd=ROOT)
         if signing:
-            signing.join(timeout=900)
+            signing.result(timeout=900)  # raises what the signing raised
         health.wait_ready(ds, f"http://127.0.0.1:{port}/q/health/ready", 180, "downstream service")
         log(f"downstream ready on port {port}, {config.users} users seeded")
         return ds
 
+    def launch(self, rt, java_home, props, up: Services, log_name):
+        """The app, up to its first successful request. Returns (process, seconds from the start command to it)."""
+        t = time.time()
+        proc = rt.start(self.state.pm, ROOT, java_home, self.state.config.port, props, up.child_env,
+                        os.path.join(self.state.logs, log_name))
+        return proc, health.first_success(proc, self.state.base_url, self.state.config, up.tokens_file, t, 300,
+                                          f"app ({rt.name})")
+
     def start(self, rt, java_home, props, up: Services, log_name):
         """The app, up to its first successful request and readiness. Returns (process, seconds to that request)."""
-        base_url, config = self.state.base_url, self.state.config
-        t = time.time()
-        proc = rt.start(self.state.pm, ROOT, java_home, config.port, props, up.child_env,
-                        os.path.join(self.state.logs, log_name))
-        first = health.first_success(proc, base_url, config, up.tokens_file, t, 300, f"app ({rt.name})")
-        health.wait_ready(proc, f"{base_url}/q/health/ready", 60, f"app ({rt.name})")
+        proc, first = self.launch(rt, java_home, props, up, log_name)
+        health.wait_ready(proc, f"{self.state.base_url}/q/health/ready", 60, f"app ({rt.name})")
         if self.cores and getattr(proc, "pgid", None):
             pinning.pin_group(proc.pgid, self.cores)
         return proc, first
@@ -109,36 +115,11 @@ class Apps:
         start command to that answer, Quarkus's own "started in", and the RSS at that moment."""
         config, starts = self.state.config, []
         for i in range(1, config.cold_starts + 1):
-            t = time.time()
-            proc = rt.start(self.state.pm, ROOT, java_home, config.port, up.app_props, up.child_env,
-                            os.path.join(self.state.logs, f"cold-{rt.name}-{i}.log"))
+            proc, first = self.launch(rt, java_home, up.app_props, up, f"cold-{rt.name}-{i}.log")
             try:
-                first = health.first_success(proc, self.state.base_url, config, up.tokens_file, t, 300,
-                                               f"app ({rt.name})")
                 starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
                                "quarkus_started_s": health.quarkus_started(proc)})
             finally:
                 self.state.pm.stop(proc)
             log(f"cold start {i}/{config.cold_starts} of {rt.name}: first successful request after {first:.2f} s")
         return starts
-
-
-class Background:
-    """A function run on a thread of its own; join() waits for it and raises what it raised."""
-
-    def __init__(self, fn):
-        self.error = None
-
-        def run():
-            try:
-                fn()
-            except BaseException as e:  # noqa: BLE001 - re-raised by join() on the caller's thread
-                self.error = e
-
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
-
-    def join(self, timeout):
-        self.thread.join(timeout=timeout)
-        if self.error is not None:
-            raise self.error
