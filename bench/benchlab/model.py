@@ -80,6 +80,8 @@ class Scenario:
     needs_tokens: bool = False  # its script sends signed tokens
     k6_timeout_s: float | None = None  # instead of --timeout
     backends: bool = False  # the gateway's two backend instances, served by the downstream process
+    # Its requests insert rows into the reports table, emptied before each run so that every run starts alike.
+    inserts_reports: bool = False
     # A fresh app per model, the models one after the other: where threads and RSS are the result, a model must not
     # inherit the threads and heap another model left behind (their interleaving is given up for it).
     app_per_model: bool = False

@@ -10,7 +10,7 @@ import pytest
 from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
-from benchlab.run import health
+from benchlab.run import health, services
 from benchlab.run.state import BenchState
 from benchlab.run.steps import Block, Steps
 from test_runner_search import fake_row
@@ -41,14 +41,16 @@ class FakeK6:
 
 @pytest.fixture
 def steps(tmp_path):
-    def make(busy_apps=(), exit_code=0):
-        plan = make_plan(["jvm"], ["aggregate"], {"aggregate": [Load("open", 100)]}, ["worker"], 1, 8, 5, 0)
-        config = SimpleNamespace(out=str(tmp_path), warmup=5, load_levels={"aggregate": [Load("open", 100)]},
-                                 models=("worker",), db_user="lab", db_password="lab")
+    def make(busy_apps=(), exit_code=0, scenario="aggregate"):
+        loads = {scenario: [Load("open", 100)]}
+        plan = make_plan(["jvm"], [scenario], loads, ["worker"], 1, 8, 5, 0)
+        config = SimpleNamespace(out=str(tmp_path), warmup=5, load_levels=loads, models=("worker",), db_user="lab",
+                                 db_password="lab")
         stopped = []
         state = BenchState(config, plan, SimpleNamespace(stop=stopped.append), env=Environment(cores=2))
         k6 = FakeK6(exit_code)
-        block = Block(FakeApp("app"), None, "http://app", None, lambda n: (FakeApp(f"app-restart{n}"), None), None)
+        block = Block(FakeApp("app"), None, "http://app", None, lambda n: (FakeApp(f"app-restart{n}"), None),
+                      "jdbc:mariadb://127.0.0.1:3306/lab")
 
         def wait_drained(app, base_url, timeout=15):
             if app.name in busy_apps:
@@ -78,3 +80,14 @@ def test_a_drained_app_is_measured_as_it_is_and_a_k6_failure_fails_the_run(steps
     assert stopped == [] and block.app.name == "app" and k6.runs == [plan.runs[0].tag]
     assert s.state.env.get("restarts") is None
     assert s.state.failures == [f"{plan.runs[0].tag}: k6 exit 107 (script error, setup failure or killed)"]
+
+
+@pytest.mark.parametrize("scenario, emptied", [("pool-sweep", True), ("aggregate", False)])
+def test_the_reports_table_is_emptied_before_each_run_of_a_scenario_that_fills_it(steps, monkeypatch, scenario,
+                                                                                  emptied):
+    s, plan, block, _, _, wait_drained = steps(scenario=scenario)
+    monkeypatch.setattr(health, "wait_drained", wait_drained)
+    calls = []
+    monkeypatch.setattr(services, "empty_reports", lambda *args: calls.append(args))
+    s.step(plan.runs[0], block)
+    assert calls == ([("jdbc:mariadb://127.0.0.1:3306/lab", "lab", "lab")] if emptied else [])

@@ -10,8 +10,13 @@ from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, script_of, variant_of
 
 
+def request_timeout_s(run: PlannedRun, config) -> float:
+    """k6's request timeout: the scenario's own, else --timeout."""
+    return SCENARIOS[run.scenario].k6_timeout_s or config.timeout
+
+
 def k6_env(base_url, run: PlannedRun, seconds, config, tokens_file):
-    timeout = SCENARIOS[run.scenario].k6_timeout_s or config.timeout
+    timeout = request_timeout_s(run, config)
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
            "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
            # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
@@ -55,7 +60,7 @@ class K6Runs:
         config = self.state.config
         summary = os.path.join(self.state.out, "k6", f"{name}.json")
         script = os.path.join(config.k6_dir, script_of(run.scenario, run.variant))
-        timeout = seconds + (SCENARIOS[run.scenario].k6_timeout_s or config.timeout) + 120
+        timeout = seconds + request_timeout_s(run, config) + 120
         rc = k6tool.run_k6(self.state.pm, self.k6_exe, script, k6_env(base_url, run, seconds, config, tokens_file),
                            summary, os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
                            timeout=timeout, csv_path=csv_path, cores=self.cores,

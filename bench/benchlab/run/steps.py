@@ -15,7 +15,7 @@ from benchlab.run import health, services
 from benchlab.run.measure import K6Runs
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.state import BenchState
-from benchlab.scenarios import SCENARIOS, script_of, variant_of
+from benchlab.scenarios import SCENARIOS, variant_of
 
 
 @dataclasses.dataclass
@@ -129,7 +129,7 @@ class Steps:
         """One measured run: wait for the app to drain the previous one (or restart a starved app), measure, keep."""
         state = self.state
         drained = self.drain(run, block) if block.app is not None else 0.0
-        if script_of(run.scenario, run.variant) == "report.js" and block.db_url:
+        if SCENARIOS[run.scenario].inserts_reports and block.db_url:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled)
         row.drain_wait_s = round(drained, 1)
