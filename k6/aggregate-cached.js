@@ -22,7 +22,7 @@ const USERS = Math.max(1, envInt('USERS', 100000));
 const ZIPF_S = envNumber('ZIPF_S', 1.1);
 const nextId = zipfSampler(USERS, ZIPF_S);
 
-export const options = loadOptions('aggregate_cached', {
+export const options = loadOptions('aggregate-cached', {
   rate: 150, // iterations/s, all models together (open model): 50/s each
   vus: 30, // concurrent users, all models together (closed model)
   duration: '30s',
@@ -41,9 +41,9 @@ const http400 = http.expectedStatuses(400);
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
   const id = nextId();
-  const res = get(`${BASE_URL}/${model}/users/${id}/aggregate/cached`, model,
+  const res = get(`${BASE_URL}/${model}/users/${id}/aggregate/cached`,
     `GET /${model}/users/{id}/aggregate/cached`);
-  checkResponse(res, model, {
+  checkResponse(res, {
     'cached: status 200': (r) => r.status === 200,
     'cached: id and name are the requested user\'s': (r) => {
       const body = json(r);
@@ -56,9 +56,9 @@ export default function () {
   });
 
   if (SMOKE && __ITER === 0) {
-    const bad = get(`${BASE_URL}/${model}/users/not-a-number/aggregate/cached`, model,
+    const bad = get(`${BASE_URL}/${model}/users/not-a-number/aggregate/cached`,
       `GET /${model}/users/not-a-number/aggregate/cached`, { responseCallback: http400 });
-    checkResponse(bad, model, {
+    checkResponse(bad, {
       'cached: bad id -> JSON 400': (r) => isJsonError(r, 400, 'bad_request'),
     });
   }
@@ -69,4 +69,4 @@ export function teardown(data) {
   console.log(`cache during the run (ZIPF_S=${ZIPF_S}, USERS=${USERS}): ${ratios}`);
 }
 
-export const handleSummary = summaryHandler('aggregate-cached');
+export const handleSummary = summaryHandler();

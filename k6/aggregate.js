@@ -67,20 +67,20 @@ function aggregateChecks(prefix, id, minMs) {
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
   const id = 1 + Math.floor(Math.random() * USERS);
-  const res = get(`${BASE_URL}/${model}/users/${id}/aggregate`, model, `GET /${model}/users/{id}/aggregate`);
-  checkResponse(res, model, aggregateChecks('aggregate', id, MIN_MS));
+  const res = get(`${BASE_URL}/${model}/users/${id}/aggregate`, `GET /${model}/users/{id}/aggregate`);
+  checkResponse(res, aggregateChecks('aggregate', id, MIN_MS));
 
   if (SMOKE && __ITER === 0) {
     // The sequential reference (~900 ms) and the JSON 400 of an id that is not a number.
-    const seq = get(`${BASE_URL}/${model}/users/${id}/aggregate/sequential`, model,
+    const seq = get(`${BASE_URL}/${model}/users/${id}/aggregate/sequential`,
       `GET /${model}/users/{id}/aggregate/sequential`);
-    checkResponse(seq, model, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS));
-    const missing = get(`${BASE_URL}/${model}/users/not-a-number/aggregate`, model,
+    checkResponse(seq, aggregateChecks('sequential', id, MIN_SEQUENTIAL_MS));
+    const missing = get(`${BASE_URL}/${model}/users/not-a-number/aggregate`,
       `GET /${model}/users/not-a-number/aggregate`, { responseCallback: http400 });
-    checkResponse(missing, model, {
+    checkResponse(missing, {
       'aggregate: bad id -> JSON 400': (r) => isJsonError(r, 400, 'bad_request'),
     });
   }
 }
 
-export const handleSummary = summaryHandler('aggregate');
+export const handleSummary = summaryHandler();

@@ -43,9 +43,9 @@ export default function () {
   const name = `${backend === 'process' ? 'POST' : 'GET'} /${model}/gateway/api/${backend}`;
   const params = { tags: { backend } };
   const res = backend === 'process'
-    ? post(url, model, name, Object.assign({ headers: JSON_HEADERS }, params), ORDER)
-    : get(url, model, name, params);
-  checkResponse(res, model, {
+    ? post(url, name, Object.assign({ headers: JSON_HEADERS }, params), ORDER)
+    : get(url, name, params);
+  checkResponse(res, {
     'gateway: status 200': (r) => r.status === 200,
     'gateway: the backend asked, annotated by this model': (r) => {
       const body = json(r);
@@ -56,12 +56,12 @@ export default function () {
   });
 
   if (SMOKE && __ITER === 0) {
-    const failing = get(`${BASE_URL}/${model}/gateway/api/data?status=503`, model,
+    const failing = get(`${BASE_URL}/${model}/gateway/api/data?status=503`,
       `GET /${model}/gateway/api/data (backend fails)`, { responseCallback: http502 });
-    checkResponse(failing, model, {
+    checkResponse(failing, {
       'gateway: a backend 503 -> JSON 502': (r) => isJsonError(r, 502, 'downstream_error'),
     });
   }
 }
 
-export const handleSummary = summaryHandler('gateway');
+export const handleSummary = summaryHandler();

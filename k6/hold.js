@@ -39,18 +39,18 @@ const http400 = http.expectedStatuses(400);
 
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
-  const res = get(`${BASE_URL}/${model}/hold?ms=${HOLD_MS}`, model, `GET /${model}/hold`);
-  checkResponse(res, model, {
+  const res = get(`${BASE_URL}/${model}/hold?ms=${HOLD_MS}`, `GET /${model}/hold`);
+  checkResponse(res, {
     'hold: status 200': (r) => r.status === 200,
     'hold: held as long as asked': (r) => json(r).heldMs === HOLD_MS,
     'hold: not answered early': (r) => r.status !== 200 || r.timings.duration >= HOLD_MS - CLOCK_SLACK_MS,
   });
 
   if (SMOKE && __ITER === 0) {
-    const invalid = get(`${BASE_URL}/${model}/hold?ms=-1`, model, `GET /${model}/hold (invalid)`,
+    const invalid = get(`${BASE_URL}/${model}/hold?ms=-1`, `GET /${model}/hold (invalid)`,
       { responseCallback: http400 });
-    checkResponse(invalid, model, { 'hold: negative ms -> JSON 400': (r) => isJsonError(r, 400, 'bad_request') });
+    checkResponse(invalid, { 'hold: negative ms -> JSON 400': (r) => isJsonError(r, 400, 'bad_request') });
   }
 }
 
-export const handleSummary = summaryHandler('hold');
+export const handleSummary = summaryHandler();

@@ -13,11 +13,11 @@ import { checkResponse, get, isJsonError, json } from './lib/http.js';
 import { loadOptions } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
 import { assertTargetReady } from './lib/target.js';
-import { assertTokensFresh, loadTokens } from './lib/tokens.js';
+import { assertTokensFresh, loadTokens, randomToken } from './lib/tokens.js';
 
 const tokens = loadTokens(import.meta.resolve('../target/tokens.txt'));
 
-export const options = loadOptions('jwt_mysql', {
+export const options = loadOptions('jwt-mysql', {
   rate: 100, // iterations/s, all models together (open model)
   vus: 50, // concurrent users, all models together (closed model): Bombardier's first step
   duration: '30s',
@@ -36,13 +36,13 @@ const http401 = http.expectedStatuses(401);
 
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
-  const [token, email] = tokens[Math.floor(Math.random() * tokens.length)];
-  const res = get(`${BASE_URL}/${model}/users/me`, model, `GET /${model}/users/me`, {
+  const [token, email] = randomToken(tokens);
+  const res = get(`${BASE_URL}/${model}/users/me`, `GET /${model}/users/me`, {
     headers: { Authorization: `Bearer ${token}` },
   });
-  checkResponse(res, model, {
+  checkResponse(res, {
     'me: status 200': (r) => r.status === 200,
-    "me: email is the token's user": (r) => json(r).email === email,
+    "me: email is the token's user": (r) => json(r).email === email(),
     'me: has first, last, city, county, age': (r) => {
       const body = json(r);
       return FIELDS.every((f) => body[f] !== undefined && body[f] !== null);
@@ -52,14 +52,14 @@ export default function () {
   if (SMOKE && __ITER === 0) {
     // A bad token must be refused with the JSON error, not answered or crashed on. The 401 is
     // expected here, so it does not count as a failed request.
-    const refused = get(`${BASE_URL}/${model}/users/me`, model, `GET /${model}/users/me (bad token)`, {
+    const refused = get(`${BASE_URL}/${model}/users/me`, `GET /${model}/users/me (bad token)`, {
       headers: { Authorization: 'Bearer not-a-jwt' },
       responseCallback: http401,
     });
-    checkResponse(refused, model, {
+    checkResponse(refused, {
       'me: bad token -> 401 invalid_token': (r) => isJsonError(r, 401, 'invalid_token'),
     });
   }
 }
 
-export const handleSummary = summaryHandler('jwt-mysql');
+export const handleSummary = summaryHandler();

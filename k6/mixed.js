@@ -37,8 +37,8 @@ const http400 = http.expectedStatuses(400);
 
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
-  const res = get(`${BASE_URL}/${model}/${ENDPOINT}?cpu=${CPU}`, model, `GET /${model}/${ENDPOINT}`);
-  checkResponse(res, model, {
+  const res = get(`${BASE_URL}/${model}/${ENDPOINT}?cpu=${CPU}`, `GET /${model}/${ENDPOINT}`);
+  checkResponse(res, {
     'mixed: status 200': (r) => r.status === 200,
     'mixed: the rounds asked, a SHA-256 digest, offloaded as asked': (r) => {
       const body = json(r);
@@ -48,10 +48,10 @@ export default function () {
   });
 
   if (SMOKE && __ITER === 0) {
-    const invalid = get(`${BASE_URL}/${model}/${ENDPOINT}?cpu=abc`, model, `GET /${model}/${ENDPOINT} (invalid)`,
+    const invalid = get(`${BASE_URL}/${model}/${ENDPOINT}?cpu=abc`, `GET /${model}/${ENDPOINT} (invalid)`,
       { responseCallback: http400 });
-    checkResponse(invalid, model, { 'mixed: cpu not a number -> JSON 400': (r) => isJsonError(r, 400, 'bad_request') });
+    checkResponse(invalid, { 'mixed: cpu not a number -> JSON 400': (r) => isJsonError(r, 400, 'bad_request') });
   }
 }
 
-export const handleSummary = summaryHandler('mixed');
+export const handleSummary = summaryHandler();

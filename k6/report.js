@@ -14,7 +14,7 @@ import { checkResponse, isJsonError, json, post } from './lib/http.js';
 import { loadOptions } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
 import { assertTargetReady } from './lib/target.js';
-import { assertTokensFresh, loadTokens } from './lib/tokens.js';
+import { assertTokensFresh, loadTokens, randomToken } from './lib/tokens.js';
 
 const tokens = loadTokens(import.meta.resolve('../target/tokens.txt'));
 
@@ -36,28 +36,27 @@ const http401 = http.expectedStatuses(401);
 
 export default function () {
   const model = __ENV.SCENARIO_MODEL;
-  const [token, email] = tokens[Math.floor(Math.random() * tokens.length)];
-  const res = post(`${BASE_URL}/${model}/users/me/report`, model, `POST /${model}/users/me/report`, {
+  const [token, email] = randomToken(tokens);
+  const res = post(`${BASE_URL}/${model}/users/me/report`, `POST /${model}/users/me/report`, {
     headers: { Authorization: `Bearer ${token}` },
   });
-  checkResponse(res, model, {
+  checkResponse(res, {
     'report: status 200': (r) => r.status === 200,
     "report: the token's user, counted among the city's": (r) => {
       const body = json(r);
-      return body.email === email && body.cityUsers >= 1 && body.countyUsers >= 1 && body.sameAge >= 1;
+      return body.email === email() && body.cityUsers >= 1 && body.countyUsers >= 1 && body.sameAge >= 1;
     },
   });
 
   if (SMOKE && __ITER === 0) {
-    const refused = post(`${BASE_URL}/${model}/users/me/report`, model,
-      `POST /${model}/users/me/report (bad token)`, {
+    const refused = post(`${BASE_URL}/${model}/users/me/report`, `POST /${model}/users/me/report (bad token)`, {
         headers: { Authorization: 'Bearer not-a-jwt' },
         responseCallback: http401,
       });
-    checkResponse(refused, model, {
+    checkResponse(refused, {
       'report: bad token -> 401 invalid_token': (r) => isJsonError(r, 401, 'invalid_token'),
     });
   }
 }
 
-export const handleSummary = summaryHandler('report');
+export const handleSummary = summaryHandler();

@@ -20,10 +20,12 @@ export function seconds(duration) {
 
 export let runParameters = {};
 
+// name: the script's name, as its file and the bench's scenario spell it ('jwt-mysql'): the k6
+// scenarios are named after it (jwt-mysql_virtual, ...) and so is its summary (summary.js).
 // preset: this script's defaults, e.g. { rate: 100, vus: 50, duration: '30s', latency: 0.01,
 // p99: 50 }, where latency is the expected seconds per request, used only to size the VU pool of
 // the open model, and p99 the scenario's SLO in ms (see thresholds below).
-export function loadOptions(prefix, preset) {
+export function loadOptions(name, preset) {
   const models = selectedModels();
   const loadModel = env('LOAD_MODEL', 'open').toLowerCase();
   if (!['open', 'closed'].includes(loadModel)) {
@@ -75,11 +77,11 @@ export function loadOptions(prefix, preset) {
       scenario = { executor: 'ramping-vus', startVUs: 0,
         stages: [{ duration: rampUp, target: Math.ceil(vus / n) }, { duration, target: Math.ceil(vus / n) }] };
     }
-    scenarios[`${prefix}_${model}`] = Object.assign(scenario, base);
+    scenarios[`${name}_${model}`] = Object.assign(scenario, base);
   }
 
   // What this run was asked to do, in plain values, for the summary JSON (see summary.js).
-  runParameters = { models, loadModel: SMOKE ? 'smoke' : loadModel, rate, vus, duration,
+  runParameters = { script: name, models, loadModel: SMOKE ? 'smoke' : loadModel, rate, vus, duration,
     rampUp: rampUp || null, timeout: TIMEOUT, preAllocatedVUs: preAllocated, maxVUs };
 
   return {
@@ -93,8 +95,8 @@ export function loadOptions(prefix, preset) {
 }
 
 // The SLO as thresholds: p99 under P99_MS and failed requests at most MAX_ERROR_RATE, per model. bench/run passes
-// its own SLO for the scenario in both (bench/benchlab/model.py), and each script's default p99 is that same number,
-// so a run by hand and the bench judge alike. A smoke run is a few requests: no latency threshold.
+// its own SLO for the scenario in both (its module in bench/benchlab/scenarios/), and each script's default p99 is
+// that same number, so a run by hand and the bench judge alike. A smoke run is a few requests: no latency threshold.
 function thresholds(models, preset) {
   const maxErrorRate = envNumber('MAX_ERROR_RATE', 0.001);
   const p99 = envInt('P99_MS', preset.p99);

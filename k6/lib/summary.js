@@ -77,12 +77,14 @@ export function compactSummary(title, data) {
   ].join('\n');
 }
 
-export function summaryHandler(title) {
+// The script's handleSummary, titled with the name it gave loadOptions().
+export function summaryHandler() {
   return function handleSummary(data) {
+    const title = runParameters.script;
     const file = __ENV.SUMMARY_FILE;
     // k6 calls handleSummary even when setup() threw; setupCompleted tells a reader of the JSON
     // that such a file holds no measurement.
-    data.lab = Object.assign({ script: title, baseUrl: BASE_URL,
+    data.lab = Object.assign({ baseUrl: BASE_URL,
       setupCompleted: Boolean(data.setup_data && data.setup_data.ready) }, runParameters);
     // Returning nothing makes k6 print its own text summary.
     if (!file) return undefined;

@@ -25,44 +25,55 @@ function claims(token) {
   }
 }
 
-// Returns a SharedArray of [token, email, exp] triples. The email is the token's own claim (the
-// app looks the user up by it), falling back to the line number's user when the claim is absent.
+function readLines(path) {
+  let text;
+  try {
+    text = open(path);
+  } catch (e) {
+    throw new Error(`Cannot read the tokens file ${path} (${e}). Set TOKENS_FILE, or write it with: ${HOW_TO_MAKE}`);
+  }
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length === 0) {
+    throw new Error(`The tokens file ${path} has no tokens. Write it with: ${HOW_TO_MAKE}`);
+  }
+  return lines;
+}
+
+// Returns { tokens, expiry }: a SharedArray of the tokens themselves (plain strings: reading one is
+// cheap, unlike a triple that k6 would decode on every access), and one of [earliest expiry, how
+// many have expired] for setup(), worked out once while the file is read.
 export function loadTokens(defaultUrl) {
   const path = tokensPath(defaultUrl);
-  return new SharedArray('tokens', () => {
-    let text;
-    try {
-      text = open(path);
-    } catch (e) {
-      throw new Error(`Cannot read the tokens file ${path} (${e}). Set TOKENS_FILE, or write it with: ${HOW_TO_MAKE}`);
+  const tokens = new SharedArray('tokens', () => readLines(path));
+  const expiry = new SharedArray('tokens-expiry', () => {
+    const now = Date.now() / 1000;
+    let expired = 0;
+    let first = Infinity;
+    for (const token of readLines(path)) {
+      const exp = claims(token).exp;
+      if (exp && exp < now) expired++;
+      if (exp) first = Math.min(first, exp);
     }
-    const lines = text.split('\n').map((l) => l.trim());
-    const tokens = [];
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i] === '') continue;
-      const c = claims(lines[i]);
-      tokens.push([lines[i], c.email || `user${i + 1}@example.com`, c.exp || 0]);
-    }
-    if (tokens.length === 0) {
-      throw new Error(`The tokens file ${path} has no tokens. Write it with: ${HOW_TO_MAKE}`);
-    }
-    return tokens;
+    return [first === Infinity ? null : first, expired];
   });
+  return { tokens, expiry };
+}
+
+// A token drawn at random, as [token, the email the app must answer with]: the email is the
+// token's own claim, falling back to its line's user when it has none; only a checked iteration
+// (http.js) pays for decoding it.
+export function randomToken({ tokens }) {
+  const i = Math.floor(Math.random() * tokens.length);
+  const token = tokens[i];
+  return [token, () => claims(token).email || `user${i + 1}@example.com`];
 }
 
 // For setup(): tokens carry an expiry (a day, as written by the project's tool); a stale file
 // would only show up as a run of 401s, so say so before the load starts.
-export function assertTokensFresh(tokens) {
-  const now = Date.now() / 1000;
-  let expired = 0;
-  let firstExpiry = Infinity;
-  for (let i = 0; i < tokens.length; i++) {
-    const exp = tokens[i][2];
-    if (exp && exp < now) expired++;
-    if (exp) firstExpiry = Math.min(firstExpiry, exp);
-  }
+export function assertTokensFresh({ tokens, expiry }) {
+  const [first, expired] = [expiry[0], expiry[1]];
   if (expired > 0) {
     throw new Error(`${expired} of ${tokens.length} tokens have expired (the first at ` +
-      `${new Date(firstExpiry * 1000).toISOString()}). Write fresh ones with: ${HOW_TO_MAKE}`);
+      `${new Date(first * 1000).toISOString()}). Write fresh ones with: ${HOW_TO_MAKE}`);
   }
 }
