@@ -8,13 +8,13 @@ import sys
 import time
 
 from benchlab.config import Config
+from benchlab.formatting import duration
 from benchlab.model import MODELS, Load, LoadKind
+from benchlab.project import ROOT
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.report import footprint
-from benchlab.report.wording import duration
 from benchlab.run import jvm, runtimes
 from benchlab.run.procs import log
-from benchlab.run.services import ROOT
 from benchlab.scenarios import SCENARIOS
 
 PRESETS = {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable
 
 MODELS = ("virtual", "worker", "reactive")
 
@@ -59,7 +58,8 @@ class Probe:
 @dataclass(frozen=True)
 class Scenario:
     """Everything about one scenario, in its module under scenarios/: what k6 runs, what the SLO is, how the presets
-    load it, how the smoke test probes it, how the app is configured for it and how the report shows it."""
+    load it, how the smoke test probes it and how the app is configured for it (its section of the report, if it has one
+    of its own: report/views/)."""
     name: str
     script: str
     slo_p99_ms: float
@@ -92,10 +92,6 @@ class Scenario:
     curve_vus: int | None = None
     # The report's differences compare the models under each variant apart, not the variants with each other.
     compare_within_variant: bool = False
-    # The report's section: (runs, windows, environment) -> (table, findings) or None when the scenario did not run;
-    # charts: (runs with the models labelled, windows) -> HTML figures beside it.
-    view: Callable | None = None
-    charts: Callable | None = None
 
     def in_preset(self, preset: str) -> InPreset:
         return {"quick": self.quick, "default": self.default}[preset]
@@ -140,12 +136,6 @@ class PlannedRun:
         variant = f"-{self.variant}" if self.variant else ""
         return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}"
                 f"-r{self.repetition}")
-
-    @property
-    def props(self) -> dict[str, str]:
-        """The app properties this run needs beyond the bench's own."""
-        from benchlab.scenarios import variant_of  # the scenarios are built from these records
-        return dict(variant_of(self.scenario, self.variant).props)
 
 
 @dataclass

@@ -3,7 +3,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from benchlab.scenarios import article_001 as article001
+from benchlab.report.views import article_001 as article001
 from benchlab.model import RunRow
 
 

@@ -1,6 +1,6 @@
 from benchlab.model import MODELS, Load, PlannedRun
 from benchlab.plan.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
-                              make_plan)
+                              make_plan, run_props)
 from benchlab.plan.search import SearchSettings
 
 
@@ -73,7 +73,7 @@ def test_each_variant_is_one_block_with_its_own_models():
     assert blocks == [("", "virtual"), ("", "reactive"), ("", "reactive"), ("", "virtual"),
                       ("article-small", "worker"), ("article-small", "worker")]
     assert p.warmups == 3  # virtual and reactive, then worker under article-small
-    assert p.runs[-1].props["lab.worker.branches.core-size"] == "6"
+    assert run_props(p.runs[-1])["lab.worker.branches.core-size"] == "6"
     assert p.runs[-1].tag == "jvm-executors-worker-article-small-closed150-r2"
 
 

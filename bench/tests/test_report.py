@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchlab.report import capacity, compare, render as report
-from benchlab.report.layout import cell_text
+from benchlab.formatting import cell_text
 from conftest import DATA
 
 QUICK = os.path.join(DATA, "quick")

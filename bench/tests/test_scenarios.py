@@ -6,7 +6,7 @@ from benchlab.report import render as report
 from benchlab.model import Load
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
 from benchlab.plan.planner import make_plan
-from benchlab.report.layout import cell_text
+from benchlab.formatting import cell_text
 
 
 def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
@@ -75,7 +75,7 @@ def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_
     import os
     import re
     from benchlab.scenarios import script_of
-    from benchlab.run.services import ROOT
+    from benchlab.project import ROOT
 
     checked = set()
     for scenario in SCENARIOS.values():
@@ -91,7 +91,7 @@ def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_
 
 def test_every_scenario_is_defined_whole_in_its_module():
     import os
-    from benchlab.run.services import ROOT
+    from benchlab.project import ROOT
 
     for name, scenario in SCENARIOS.items():
         names = [v.name for v in scenario.variants]
@@ -120,11 +120,13 @@ def test_the_smoke_test_probes_the_endpoints_of_the_chosen_scenarios(monkeypatch
 
 
 def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_all_read(monkeypatch):
-    """What adding a scenario takes: its record (here inline, normally a module under scenarios/) and its line in
-    SCENARIOS; presets, plan, smoke test, k6's thresholds and the report's section follow from it."""
+    """What adding a scenario takes: its record (here inline, normally a module under scenarios/ named in ORDER) and,
+    if it has a section of its own, its view (normally a module under report/views/); presets, plan, smoke test, k6's
+    thresholds and the report's section follow from them."""
     from types import SimpleNamespace
     from benchlab import scenarios
     from benchlab.model import InPreset, Limit, Probe, Scenario
+    from benchlab.report import views
     from benchlab.report.layout import Table
     from benchlab.run import health
     from benchlab.run.measure import k6_env
@@ -134,8 +136,9 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
         return None if mine.empty else (Table("Echo: one row per run", ["tag"], [[t] for t in mine.tag]), ["echoed"])
 
     echo = Scenario("echo", "jwt-mysql.js", slo_p99_ms=25.0, limit=Limit.OFFERED, quick=InPreset("vus:7"),
-                    default=InPreset("vus:9", selected=False), probes=(Probe("GET", "/{model}/echo", "ok"),), view=view)
+                    default=InPreset("vus:9", selected=False), probes=(Probe("GET", "/{model}/echo", "ok"),))
     monkeypatch.setitem(scenarios.SCENARIOS, "echo", echo)
+    monkeypatch.setitem(views.VIEWS, "echo", SimpleNamespace(NAME="echo", view=view))
     args = cli.parse_args(["--quick"])
     assert "echo" in args.scenarios and args.load_levels["echo"] == [Load("closed", 7)]
     assert "echo" not in cli.parse_args([]).scenarios

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from benchlab.scenarios import cache, executors, gateway, hold, mixed, pool_sweep
+from benchlab.report.views import cache, executors, gateway, hold, mixed, pool_sweep
 from benchlab.model import RunRow
 
 

@@ -6,9 +6,10 @@ import math
 
 import pandas as pd
 
+from benchlab.formatting import Fixed, num, percent
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind
 from benchlab.plan.search import Stop
-from benchlab.report.layout import Fixed, Table, num, percent
+from benchlab.report.layout import Table
 from benchlab.results import slo, why
 from benchlab.scenarios import SCENARIOS
 
@@ -143,7 +144,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
     row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
     breach = f"at {above[0]:g}/s: p99 {num(at.p99_ms.median())} ms, {int(at.errors.sum())} failed, " \
              f"{int(at.dropped.sum())} dropped of {int(at.requests.sum() + at.dropped.sum())}"
-    return f"{breach}; {why.explain(row, cores)}"
+    return f"{breach}; {why.explain(row, cores, SCENARIOS[c.scenario].worker_branches_nest)}"
 
 def knee_runs(runs: pd.DataFrame, caps: list[slo.Capacity]) -> dict[tuple[str, str], pd.Series]:
     """Per scenario and model, the run at its capacity (its knee): the first repetition that offered that rate."""

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.report.layout import Fixed, Table
-from benchlab.run.startup import describe, summary
+from benchlab.formatting import Fixed, describe, summary
+from benchlab.report.layout import Table
 
 # Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
 # so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.

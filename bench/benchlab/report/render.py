@@ -9,11 +9,13 @@ import numpy as np
 import pandas as pd
 import plotly.offline
 
-from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
-from benchlab.report.layout import Fixed, Percent, Section, Table, anchor, model_label, num, percent
+from benchlab.formatting import Fixed, Percent, num, percent
+from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
+from benchlab.report import footprint
+from benchlab.report.layout import Section, Table, anchor, model_label
+from benchlab.report.views import VIEWS
 from benchlab.results import stats, table, why
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
@@ -80,7 +82,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
             continue
         out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
                    f"requests/s ({percent(r.ok_rps / ideal)}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
-                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores)}"
+                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores, SCENARIOS[r.scenario].worker_branches_nest)}"
                    + (f"; {budget}" if app_busy(r.get("app_cpu_pct"))
                       and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
     return out
@@ -189,7 +191,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
     """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
     experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
     cores = int(env.get("cores") or 1)
-    views = {s: view for s, scenario in SCENARIOS.items() if scenario.view and (view := scenario.view(runs, win, env))}
+    views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:
@@ -204,7 +206,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
     if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
         out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
     for name, (view_table, findings) in views.items():
-        charts = SCENARIOS[name].charts
+        charts = getattr(VIEWS[name], "charts", None)
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, cores)):

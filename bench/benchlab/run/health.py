@@ -5,7 +5,7 @@ import time
 import urllib.error
 import urllib.request
 
-from benchlab.run import startup
+from benchlab.project import started_in
 from benchlab.scenarios import SCENARIOS
 
 
@@ -75,7 +75,7 @@ def quarkus_started(app):
                 text = f.read()
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return startup.started_in(text)
+    return started_in(text)
 
 def smoke_test(base_url, config, tokens_file):
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""

@@ -8,9 +8,9 @@ import time
 
 import psutil
 
+from benchlab.project import ROOT
 from benchlab.results.environment import Environment
 from benchlab.run import jvm
-from benchlab.run.services import ROOT
 
 # The app's limits printed in the report (a limit hides queueing): property -> what it bounds.
 LIMIT_PROPERTIES = {

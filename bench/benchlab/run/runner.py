@@ -9,14 +9,14 @@ import traceback
 
 from benchlab.config import Config
 from benchlab.model import Limit
-from benchlab.plan.planner import Plan, app_key
+from benchlab.plan.planner import Plan, app_key, run_props
+from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
-from benchlab.run import drivers, health, jvm, k6tool, machine, pinned, pinning, profiler, runtimes, services, startup
+from benchlab.run import drivers, health, jvm, k6tool, machine, pinned, pinning, profiler, runtimes, services
 from benchlab.run.app import Apps, Services
 from benchlab.run.measure import K6Runs
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.run.services import ROOT
 from benchlab.run.state import BenchState
 from benchlab.run.steps import Block, Steps
 from benchlab.scenarios import SCENARIOS, variant_of
@@ -162,7 +162,7 @@ class Bench:
             info.start_warnings = warnings
             log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
         health.smoke_test(base_url, config, up.tokens_file)
-        info.rss_idle_mb = startup.rss_mb(app.pid)
+        info.rss_idle_mb = rss_mb(app.pid)
         if config.warmup_curve:
             info.warmup_curve = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info.warmup_curve['ok_per_s']} successful requests/s")
@@ -182,7 +182,7 @@ class Bench:
         `current` and the result: (app, probe, what it runs)."""
         app, probe, running = current
         scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
-        block_props = dict(up.app_props, **block[0].props)
+        block_props = dict(up.app_props, **run_props(block[0]))
         if variant.redis:
             block_props["quarkus.redis.hosts"] = up.redis_url
         app_dir = app_dirs.get(variant.driver, drivers.SHIPPED_APP)
@@ -217,7 +217,7 @@ class Bench:
         if needing and not config.tokens:
             raise RuntimeError(f"--target with the {', '.join(needing)} scenario needs --tokens FILE: tokens signed "
                                f"with the target's key (one per line)")
-        configured = sorted({r.scenario for r in state.plan.runs if r.props})
+        configured = sorted({r.scenario for r in state.plan.runs if run_props(r)})
         if configured:
             raise RuntimeError(f"--target cannot measure {', '.join(configured)}: its variants configure the app "
                                f"(pool sizes, executors), which only a local run can start; measure it locally")

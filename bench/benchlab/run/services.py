@@ -8,8 +8,7 @@ import subprocess
 import threading
 import time
 
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-ISSUER = "https://concurrency-lab.example/issuer"
+from benchlab.project import ISSUER, ROOT
 
 
 def start_database(pm, java_home, logs):

@@ -7,9 +7,9 @@ import time
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
-from benchlab.report.wording import duration
 from benchlab.results import slo, table, why
 from benchlab.run import health, services
 from benchlab.run.measure import K6Runs
