@@ -10,11 +10,11 @@ import time
 from benchlab.config import Config
 from benchlab.formatting import duration
 from benchlab.model import MODELS, Load, LoadKind
-from benchlab.project import ROOT
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
+from benchlab.project import ROOT
 from benchlab.report import footprint
-from benchlab.run import jvm, runtimes
 from benchlab.run.procs import log
+from benchlab.run.provision import jvm, runtimes
 from benchlab.scenarios import SCENARIOS
 
 PRESETS = {

@@ -36,7 +36,7 @@ class Variant:
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
     k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
     opt_in: bool = False  # measured only when --variants names it
-    driver: str | None = None  # the Connector/J version the app is packaged with (run/drivers.py); None: as shipped
+    driver: str | None = None  # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ report and the start-up tool share these facts without importing each other."""
 import os
 import re
 
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))  # bench/: its scripts, Java helpers, JFR settings
+ROOT = os.environ.get("BENCH_ROOT") or os.path.dirname(BENCH)
 APP_DIR = os.path.join(ROOT, "target", "quarkus-app")
 ISSUER = "https://concurrency-lab.example/issuer"
 # The JDK 25 AOT cache as `./mvnw verify -Daot` trains it, for a JVM started in target/quarkus-app. AOTMode=on: a cache

@@ -3,8 +3,8 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from benchlab.report.views import article_001 as article001
 from benchlab.model import RunRow
+from benchlab.report.views import article_001 as article001
 
 
 def rows(*specs):

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from benchlab.run import drivers
+from benchlab.run.provision import drivers
 from benchlab.scenarios import SCENARIOS
 from benchlab.scenarios.article_001 import PINNING_DRIVER, SHIPPED_DRIVER
 from benchlab.project import ROOT

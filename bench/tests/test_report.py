@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from benchlab.report import capacity, compare, render as report
 from benchlab.formatting import cell_text
+from benchlab.report import capacity, compare, render as report
 from conftest import DATA
 
 QUICK = os.path.join(DATA, "quick")

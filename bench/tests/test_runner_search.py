@@ -1,12 +1,12 @@
-"""The capacity search of a block's runs (run/steps.py), with a fake measurement: which rates each model is offered, in which order, and what
+"""The capacity search of a block's runs (run/measure/steps.py), with a fake measurement: which rates each model is offered, in which order, and what
 the run keeps of it."""
 import dataclasses
 
-from benchlab.results.environment import Environment
-from benchlab.run.state import BenchState
-from benchlab.run.steps import Steps
 from benchlab.model import Load, PlannedRun, RunRow
 from benchlab.plan.planner import make_plan
+from benchlab.results.environment import Environment
+from benchlab.run.measure.steps import Steps
+from benchlab.run.state import BenchState
 
 CAPACITY = {"virtual": 1000, "worker": 700, "reactive": 1300}
 

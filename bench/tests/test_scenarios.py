@@ -2,11 +2,11 @@ import pytest
 import pandas as pd
 
 from benchlab import cli
-from benchlab.report import render as report
-from benchlab.model import Load
-from benchlab.scenarios import SCENARIOS, ideal_latency_s
-from benchlab.plan.planner import make_plan
 from benchlab.formatting import cell_text
+from benchlab.model import Load
+from benchlab.plan.planner import make_plan
+from benchlab.report import render as report
+from benchlab.scenarios import SCENARIOS, ideal_latency_s
 
 
 def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
@@ -31,7 +31,7 @@ def test_a_closed_gateway_step_is_compared_with_the_mixs_ideal_latency():
 
 
 def test_a_hold_variant_passes_its_hold_time_to_k6():
-    from benchlab.run.measure import k6_env
+    from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import PlannedRun
 
     class Args:
@@ -46,7 +46,7 @@ def test_a_hold_variant_passes_its_hold_time_to_k6():
 
 def test_live_turns_on_k6s_web_dashboard_for_every_run():
     from benchlab.cli import parser
-    from benchlab.run.measure import k6_env
+    from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import PlannedRun
 
     run = PlannedRun(1, "jvm", "jwt-mysql", Load("open", 100), 1, "virtual", 8)
@@ -58,7 +58,7 @@ def test_live_turns_on_k6s_web_dashboard_for_every_run():
 
 
 def test_k6_judges_each_run_by_the_scenarios_slo():
-    from benchlab.run.measure import k6_env
+    from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import SLO_MAX_BAD_SHARE, PlannedRun
 
     class Args:
@@ -105,7 +105,7 @@ def test_every_scenario_is_defined_whole_in_its_module():
 
 def test_the_smoke_test_probes_the_endpoints_of_the_chosen_scenarios(monkeypatch):
     from types import SimpleNamespace
-    from benchlab.run import health
+    from benchlab.run.provision import health
 
     asked = []
     monkeypatch.setattr(health, "http_get", lambda url, timeout, headers, method: (
@@ -128,8 +128,8 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     from benchlab.model import InPreset, Limit, Probe, Scenario
     from benchlab.report import views
     from benchlab.report.layout import Table
-    from benchlab.run import health
-    from benchlab.run.measure import k6_env
+    from benchlab.run.provision import health
+    from benchlab.run.measure.k6runs import k6_env
 
     def view(runs, win, env):
         mine = runs[runs.scenario == "echo"]

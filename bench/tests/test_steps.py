@@ -10,9 +10,9 @@ import pytest
 from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
-from benchlab.run import health, services
+from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
-from benchlab.run.steps import Block, Steps
+from benchlab.run.measure.steps import Block, Steps
 from test_runner_search import fake_row
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchlab.model import AGGREGATE_IDEAL_S, Load, LoadKind, PlannedRun
-from benchlab.scenarios import SCENARIOS, variant_of
 from benchlab.plan.search import SearchSettings
+from benchlab.scenarios import SCENARIOS, variant_of
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s

@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import plotly.offline
 
-from benchlab.report.capacity import capacity_table, verdicts
-from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
 from benchlab.report import footprint
+from benchlab.report.capacity import capacity_table, verdicts
+from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.views import VIEWS
 from benchlab.results import stats, table, why

@@ -13,12 +13,13 @@ from benchlab.plan.planner import Plan, app_key, run_props
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
-from benchlab.run import drivers, health, jvm, k6tool, machine, pinned, pinning, profiler, runtimes, services
-from benchlab.run.app import Apps, Services
-from benchlab.run.measure import K6Runs
+from benchlab.run.measure import k6tool, pinned, point_select, profiler
+from benchlab.run.measure.k6runs import K6Runs
+from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
+from benchlab.run.provision import drivers, health, jvm, machine, pinning, runtimes
+from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
-from benchlab.run.steps import Block, Steps
 from benchlab.scenarios import SCENARIOS, variant_of
 
 
@@ -166,12 +167,12 @@ class Bench:
         if config.warmup_curve:
             info.warmup_curve = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info.warmup_curve['ok_per_s']} successful requests/s")
-        point_select = any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios)
-        if point_select and self.env.get("point_select") is None:
+        needs_point_select = any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios)
+        if needs_point_select and self.env.get("point_select") is None:
             threads = int(self.env.jdbc_pool_max)
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{config.pointselect_seconds:.0f} s; the app is idle)")
-            self.env.point_select = services.point_select_rate(self.state.pm, java_home, up.db_url, config,
+            self.env.point_select = point_select.point_select_rate(self.state.pm, java_home, up.db_url, config,
                                                                   threads, self.state.logs)
             log(f"point-select rate: {self.env.point_select['qps']:.0f} queries/s")
         return app, probe

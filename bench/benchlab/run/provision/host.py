@@ -6,7 +6,8 @@ import os
 import re
 
 from benchlab.project import AOT_OPTIONS
-from benchlab.run import jvm, sampler
+from benchlab.run import probe
+from benchlab.run.provision import jvm
 
 
 class Runtime:
@@ -34,7 +35,7 @@ class Runtime:
 
     def probe(self, app):
         """What the sampler reads: the app's main process in /proc (and its cgroup for containers)."""
-        return sampler.Probe(app.pid)
+        return probe.Probe(app.pid)
 
     def limits(self):
         return None

@@ -11,9 +11,9 @@ from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table, why
-from benchlab.run import health, services
-from benchlab.run.measure import K6Runs
+from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
+from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 

@@ -10,7 +10,7 @@ import psutil
 
 from benchlab.project import ROOT
 from benchlab.results.environment import Environment
-from benchlab.run import jvm
+from benchlab.run.provision import jvm
 
 # The app's limits printed in the report (a limit hides queueing): property -> what it bounds.
 LIMIT_PROPERTIES = {

@@ -6,8 +6,8 @@ import os
 import time
 
 from benchlab.project import ROOT, rss_mb
-from benchlab.run import health, pinning, runtimes, services
 from benchlab.run.procs import log
+from benchlab.run.provision import health, pinning, runtimes, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
