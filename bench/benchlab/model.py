@@ -14,6 +14,15 @@ class LoadKind(StrEnum):
     SEARCH = "search"  # a capacity search of arrival rates from a start rate (plan/search.py): each step an open run
 
 
+class Stop(StrEnum):
+    """Why a capacity search (plan/search.py) ended; results.json's searches record it."""
+    RESOLVED = "resolved"  # held and broke within the resolution of each other
+    CEILING = "ceiling"  # held at the known ceiling: a higher rate would measure what sets the ceiling, not the app
+    LOAD_GENERATOR = "load generator"  # the step that broke was limited by k6, not by the app
+    NOTHING_HELD = "nothing held"  # not even start x plan.search.MIN_FACTOR held
+    BUDGET = "budget"  # out of steps before any of the above
+
+
 class Limit(StrEnum):
     """The "physical limit" a capacity is compared with."""
     POINT_SELECT = "point_select"  # the database's measured point-select rate
@@ -36,7 +45,8 @@ class Variant:
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
     k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
     opt_in: bool = False  # measured only when --variants names it
-    driver: str | None = None  # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
+    # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
+    driver: str | None = None
 
 
 @dataclass(frozen=True)

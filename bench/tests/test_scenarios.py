@@ -7,6 +7,7 @@ from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.report import render as report
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
+from conftest import environment, make_config
 
 
 def test_the_quick_preset_runs_the_gateway_at_the_articles_16_connections():
@@ -34,39 +35,31 @@ def test_a_hold_variant_passes_its_hold_time_to_k6():
     from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import PlannedRun
 
-    class Args:
-        timeout, users, max_vus, live = 5, 2000, None, False
-
+    config = make_config(timeout=5, users=2000)
     run = PlannedRun(1, "jvm", "hold", Load("closed", 200), 1, "virtual", 8, "1s")
-    env = k6_env("http://127.0.0.1:21100", run, 8, Args(), None)
+    env = k6_env("http://127.0.0.1:21100", run, 8, config, None)
     assert env["HOLD_MS"] == "1000" and env["TIMEOUT"] == "30s" and env["VUS"] == "200"
     offload = PlannedRun(2, "jvm", "mixed", Load("open", 100), 1, "reactive", 8, "offload")
-    assert k6_env("http://127.0.0.1:21100", offload, 8, Args(), None)["OFFLOAD"] == "1"
+    assert k6_env("http://127.0.0.1:21100", offload, 8, config, None)["OFFLOAD"] == "1"
 
 
 def test_live_turns_on_k6s_web_dashboard_for_every_run():
-    from benchlab.cli import parser
     from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import PlannedRun
 
     run = PlannedRun(1, "jvm", "jwt-mysql", Load("open", 100), 1, "virtual", 8)
-    args = parser().parse_args(["--live"])
-    args.users, args.timeout = 2000, 5
-    assert k6_env("http://127.0.0.1:21100", run, 8, args, None)["K6_WEB_DASHBOARD"] == "true"
-    args.live = False
-    assert "K6_WEB_DASHBOARD" not in k6_env("http://127.0.0.1:21100", run, 8, args, None)
+    live = cli.parse_args(["--quick", "--live"])
+    assert k6_env("http://127.0.0.1:21100", run, 8, live, None)["K6_WEB_DASHBOARD"] == "true"
+    assert "K6_WEB_DASHBOARD" not in k6_env("http://127.0.0.1:21100", run, 8, make_config(live=False), None)
 
 
 def test_k6_judges_each_run_by_the_scenarios_slo():
     from benchlab.run.measure.k6runs import k6_env
     from benchlab.model import SLO_MAX_BAD_SHARE, PlannedRun
 
-    class Args:
-        timeout, users, max_vus, live = 5, 2000, None, False
-
     for scenario in SCENARIOS.values():
         run = PlannedRun(1, "jvm", scenario.name, Load("open", 100), 1, "virtual", 8, scenario.variants[0].name)
-        env = k6_env("http://127.0.0.1:21100", run, 8, Args(), None)
+        env = k6_env("http://127.0.0.1:21100", run, 8, make_config(), None)
         assert float(env["P99_MS"]) == scenario.slo_p99_ms and float(env["MAX_ERROR_RATE"]) == SLO_MAX_BAD_SHARE
 
 
@@ -104,19 +97,17 @@ def test_every_scenario_is_defined_whole_in_its_module():
 
 
 def test_the_smoke_test_probes_the_endpoints_of_the_chosen_scenarios(monkeypatch):
-    from types import SimpleNamespace
     from benchlab.run.provision import health
 
     asked = []
     monkeypatch.setattr(health, "http_get", lambda url, timeout, headers, method: (
         asked.append((method, url)) or (200, '"level" "heldMs"')))
-    health.smoke_test("http://app", SimpleNamespace(scenarios=["cache", "hold", "executors"], models=["worker"]),
-                        None)
+    health.smoke_test("http://app", make_config(scenarios=("cache", "hold", "executors"), models=("worker",)), None)
     assert asked == [("GET", "http://app/worker/users/1/aggregate"),
                      ("GET", "http://app/worker/users/1/aggregate/cached"), ("GET", "http://app/worker/hold?ms=1")]
     monkeypatch.setattr(health, "http_get", lambda url, timeout, headers, method: (500, "boom"))
     with pytest.raises(RuntimeError, match="smoke test GET /worker/hold"):
-        health.smoke_test("http://app", SimpleNamespace(scenarios=["hold"], models=["worker"]), None)
+        health.smoke_test("http://app", make_config(scenarios=("hold",), models=("worker",)), None)
 
 
 def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_all_read(monkeypatch):
@@ -144,11 +135,11 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     assert "echo" not in cli.parse_args([]).scenarios
     plan = make_plan(["jvm"], ["echo"], args.load_levels, ["virtual"], 1, 6, 4, 0.5)
     assert [(r.scenario, r.load) for r in plan.runs] == [("echo", Load("closed", 7))]
-    k6 = k6_env("http://app", plan.runs[0], 6, SimpleNamespace(timeout=5, users=10, max_vus=None, live=False), None)
+    k6 = k6_env("http://app", plan.runs[0], 6, make_config(timeout=5, users=10), None)
     assert k6["P99_MS"] == "25"
     asked = []
     monkeypatch.setattr(health, "http_get", lambda url, **_: asked.append(url) or (200, "ok"))
-    health.smoke_test("http://app", SimpleNamespace(scenarios=["echo"], models=["virtual"]), None)
+    health.smoke_test("http://app", make_config(scenarios=("echo",), models=("virtual",)), None)
     assert asked == ["http://app/virtual/echo"]
     import dataclasses
     from benchlab.model import RunRow
@@ -157,6 +148,6 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
                load=7.0, repetition=1, requests=70, errors=0, status_0=0, status_4xx=0, status_5xx=0, dropped=0,
                ok_rps=10.0, window_s=7.0, p50_ms=5.0, p99_ms=9.0)
     runs = pd.DataFrame([row])
-    sections = report.sections(runs, pd.DataFrame(columns=["tag", "t", "mean_ms"]), {"cores": 2})
+    sections = report.sections(runs, pd.DataFrame(columns=["tag", "t", "mean_ms"]), environment(cores=2))
     echoed = [s for s in sections if s.title == "Echo: one row per run"]
     assert echoed and echoed[0].findings == ["echoed"]

@@ -10,14 +10,14 @@ from benchlab.model import LoadKind, app_busy
 from benchlab.report.capacity import knee_runs, unbounded
 from benchlab.report.layout import MODEL_COLORS, model_order
 from benchlab.results import slo
+from benchlab.results.environment import Environment
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS
 
 
-def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
+def capacity_chart(caps: list[slo.Capacity], env: Environment) -> list[str]:
     """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers; a capacity no rate
     was seen to break above is labelled ">= N"."""
-    caps = slo.capacities(runs)
     if not caps:
         return []
     fig = go.Figure()
@@ -34,13 +34,13 @@ def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
                       height=380, yaxis_title="requests/s", yaxis_tickformat="~g", margin={"t": 50})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
-def curves(runs: pd.DataFrame) -> list[str]:
+def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
     """p99 against the offered arrival rate per scenario, one line per model (the achieved rate in the hover), its knee
     (the step at its capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99
     per model as bars, the SLO beside them."""
     figs = []
     med = median_rows(runs[runs.load_model == LoadKind.OPEN])
-    caps = {(c.scenario, c.model): c for c in slo.capacities(runs)}
+    caps = {(c.scenario, c.model): c for c in capacities}
     for scenario, g in med.groupby("scenario"):
         slo_ms = SCENARIOS[scenario].slo_p99_ms
         models = model_order(g.model)
@@ -79,9 +79,9 @@ def curves(runs: pd.DataFrame) -> list[str]:
         figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
     return figs
 
-def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
+def resources_at_the_knee(runs: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
     """What each model's knee cost: the app's CPU per request, its peak RSS and threads, as bars per scenario."""
-    knees = knee_runs(runs, slo.capacities(runs))
+    knees = knee_runs(runs, caps)
     if not knees:
         return []
     figures = (("app_cpu_ms_per_req", "app CPU ms per request"), ("rss_peak_mb", "app RSS peak, MB"),
@@ -101,10 +101,9 @@ def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
                       margin={"t": 80})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
-def warmup_curves(env: dict) -> list[str]:
+def warmup_curves(env: Environment) -> list[str]:
     """Successful requests per second after a fresh start, one line per runtime: how fast each reaches its level."""
-    measured = {name: i["warmup_curve"] for name, i in (env.get("runtime_info") or {}).items()
-                if i.get("warmup_curve")}
+    measured = {name: i.warmup_curve for name, i in env.runtime_info.items() if i.warmup_curve}
     if not measured:
         return []
     fig = go.Figure()
@@ -115,10 +114,10 @@ def warmup_curves(env: dict) -> list[str]:
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
-def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
+def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
     """Per scenario searched or laddered, the run at each model's knee second by second, as Gatling and k6's
     dashboard draw a run: p50 and p99 latency, and successful requests per second."""
-    knees = knee_runs(runs, slo.capacities(runs))
+    knees = knee_runs(runs, caps)
     figs = []
     for scenario in dict.fromkeys(s for s, _ in knees):
         fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=(

@@ -9,7 +9,7 @@ import traceback
 
 from benchlab.config import Config
 from benchlab.model import Limit
-from benchlab.plan.planner import Plan, app_key, run_props
+from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
@@ -48,11 +48,13 @@ class Bench:
             self.k6 = K6Runs(state, k6_exe, self.k6_cores)
             if config.live:
                 log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
-            state.env = machine.environment(config, java_home, k6tool.k6_version(k6_exe))
+            state.env = machine.environment(java_home, k6tool.k6_version(k6_exe))
+            self.env.copy_settings(config)
             self.env.update(pinning=pinning.describe(config.pin, os.cpu_count() or 1),
                             planned_seconds=round(state.plan.planned_seconds()),
                             planned_seconds_at_most=round(state.plan.planned_seconds(upper_bound=True)),
-                            **config.settings)
+                            planned_start_up_seconds=round(start_up_seconds(len(config.runtimes), config.cold_starts,
+                                                                            config.warmup_curve)))
             status = self.run_target(config.target) if config.target else self.run_local(java_home, workdir)
         except Interrupted as e:
             log(f"interrupted ({e}): stopping everything")
@@ -67,7 +69,7 @@ class Bench:
                 status = status or 1
             shutil.rmtree(workdir, ignore_errors=True)
         self.env.update(wall_seconds=round(time.time() - started), failures=state.failures, complete=status == 0)
-        table.write(state.out, state.rows, self.env.to_json())
+        table.write(state.out, state.rows, self.env)
         return status
 
     def prepare(self, java_home) -> tuple[dict, dict]:

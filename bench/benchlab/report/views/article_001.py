@@ -9,6 +9,7 @@ from benchlab.formatting import Fixed, num
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, LoadKind, app_busy
 from benchlab.report.layout import Table
 from benchlab.results import stats
+from benchlab.results.environment import Environment
 from benchlab.scenarios.article_001 import NAME
 
 CONTROL = "worker"  # pins only virtual threads; worker runs the same blocking code on platform threads
@@ -86,7 +87,7 @@ def driver_order(variant: str) -> tuple:
     return tuple(int(n) for n in variant.rsplit("-", 1)[-1].split(".") if n.isdigit())
 
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     rows = runs[(runs.scenario == NAME) & (runs.load_model == LoadKind.CLOSED)]
     if rows.empty:
         return None

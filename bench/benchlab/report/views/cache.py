@@ -7,6 +7,7 @@ import pandas as pd
 from benchlab.formatting import Fixed, num
 from benchlab.model import step_label
 from benchlab.report.layout import Table
+from benchlab.results.environment import Environment
 from benchlab.scenarios.cache import NAME
 
 def cached_share(local_pct, remote_pct) -> float | None:
@@ -17,12 +18,11 @@ def cached_share(local_pct, remote_pct) -> float | None:
     return local_pct + (100 - local_pct) * remote / 100
 
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Per load and model: each cache configuration against the uncached aggregation measured in the same run."""
     rows = runs[runs.scenario == NAME]
     if rows.empty:
         return None
-    limits = env.get("limits") or {}
     table_rows, sentences = [], []
     for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
         step = step_label(kind, load)
@@ -49,7 +49,7 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[
                 f"cache, {model} at {step}: {best} answers {num(r.ok_rps)} req/s, {r.ok_rps / base:.1f}x the uncached "
                 f"{num(base)} req/s, with {num(cached_share(r.local, r.remote), 1)} % of requests answered from a "
                 f"cache tier (p99 {num(r.p99_ms)} ms against {num(med.p99_ms['uncached'])} ms).")
-    lifetimes = [f"{v} in {k.split(': lifetime in ')[1].split(' (')[0]}" for k, v in limits.items()
+    lifetimes = [f"{v} in {k.split(': lifetime in ')[1].split(' (')[0]}" for k, v in env.limits.items()
                  if ": lifetime in " in k]
     ttl = " and ".join(lifetimes) or "the tiers' lifetimes"
     note = ("Ids follow a Zipf distribution over the seeded users (k6/lib/zipf.js, exponent 1.1), as real traffic "

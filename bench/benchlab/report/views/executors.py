@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import AGGREGATE_IDEAL_S, LoadKind
 from benchlab.report.layout import MODEL_COLORS, Table, model_label
+from benchlab.results.environment import Environment
 from benchlab.scenarios.executors import NAME
 
 GROWTH_WINDOW_S = 5  # latency growth: mean of the first seconds of a run against its last seconds
@@ -23,7 +24,7 @@ def latency_growth(win: pd.DataFrame, tags) -> tuple[float | None, float | None]
     return first.mean_ms.mean(), last.mean_ms.mean()
 
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Closed-model steps of the executors scenario: throughput against users / 0.6 s, latency growth, queues."""
     rows = runs[(runs.scenario == NAME) & (runs.load_model == LoadKind.CLOSED)]
     if rows.empty:

@@ -7,9 +7,10 @@ import pandas as pd
 from benchlab.formatting import Fixed, Percent, num
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
 from benchlab.report.layout import Table, failed_text
+from benchlab.results.environment import Environment
 from benchlab.scenarios.gateway import IDEAL_LATENCY_S, NAME
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Article 004's table, redone: per step and model, latency over all requests with the failures beside it, and
     what the gateway cost the app (threads, memory, CPU and GC per request)."""
     rows = runs[runs.scenario == NAME]

@@ -6,9 +6,10 @@ import pandas as pd
 from benchlab.formatting import Fixed, num
 from benchlab.model import LoadKind
 from benchlab.report.layout import Table, failed_text
+from benchlab.results.environment import Environment
 from benchlab.scenarios.hold import NAME, hold_seconds
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Article 002's long-held connections: how many were held at once, and what each cost the app."""
     rows = runs[(runs.scenario == NAME) & (runs.load_model == LoadKind.CLOSED)]
     if rows.empty:

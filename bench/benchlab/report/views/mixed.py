@@ -7,6 +7,7 @@ import pandas as pd
 from benchlab.formatting import Fixed, num, percent
 from benchlab.model import SLO_MAX_BAD_SHARE, step_label
 from benchlab.report.layout import Table
+from benchlab.results.environment import Environment
 from benchlab.scenarios.mixed import NAME
 
 # A p99 or a throughput has to move by more than this to count: single short runs on a shared machine scatter so.
@@ -36,7 +37,7 @@ def offload_verdict(inline, offload) -> str:
     return f"makes no clear difference (within {percent(MIXED_MARGIN, 0)})"
 
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Article 002's I/O + CPU: each model with the rounds inline and offloaded, at each arrival rate."""
     rows = runs[runs.scenario == NAME]
     if rows.empty:

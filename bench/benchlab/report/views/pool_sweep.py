@@ -8,6 +8,7 @@ from benchlab.formatting import Fixed, num, percent
 from benchlab.model import LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import why
+from benchlab.results.environment import Environment
 from benchlab.scenarios.pool_sweep import NAME, pool_size
 
 KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the model's best throughput
@@ -18,12 +19,12 @@ KNEE_SHARE = 0.95  # the knee: the smallest pool that reaches this share of the 
 FLAT_SHARE = 0.85
 
 
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
+def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Per model and load: throughput, p99, connection waits and database CPU at each pool size; the knee."""
     rows = runs[runs.scenario == NAME].assign(pool=lambda d: d.variant.map(pool_size))
     if rows.empty:
         return None
-    cores = int(env.get("cores") or 1)
+    cores = env.cores
     table_rows, sentences = [], []
     for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
         step = step_label(kind, load)

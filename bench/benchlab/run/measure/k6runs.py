@@ -3,6 +3,7 @@
 import os
 import time
 
+from benchlab.config import Config
 from benchlab.model import SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
 from benchlab.results import table, windows
 from benchlab.run.measure import k6tool, sampler
@@ -11,12 +12,12 @@ from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, script_of, variant_of
 
 
-def request_timeout_s(run: PlannedRun, config) -> float:
+def request_timeout_s(run: PlannedRun, config: Config) -> float:
     """k6's request timeout: the scenario's own, else --timeout."""
     return SCENARIOS[run.scenario].k6_timeout_s or config.timeout
 
 
-def k6_env(base_url, run: PlannedRun, seconds, config, tokens_file):
+def k6_env(base_url, run: PlannedRun, seconds, config: Config, tokens_file) -> dict[str, str]:
     timeout = request_timeout_s(run, config)
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
            "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
