@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+# The models, in the order every table, chart and plan lists them. This line is parsed as it is by a Java test (the
+# app's endpoints per model); everything else about a model derives from it.
 MODELS = ("virtual", "worker", "reactive")
+VIRTUAL, WORKER, REACTIVE = MODELS  # by name, where one model plays a part of its own (the worker pool's starvation)
+# Each model's colour in the charts (plotly's blue, red and green), one per model in MODELS' order.
+MODEL_COLORS = dict(zip(MODELS, ("#1f77b4", "#d62728", "#2ca02c"), strict=True))
 
 
 class LoadKind(StrEnum):

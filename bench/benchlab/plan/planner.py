@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, Load, LoadKind, PlannedRun
+from benchlab.model import AGGREGATE_IDEAL_S, WORKER, Load, LoadKind, PlannedRun
 from benchlab.plan.search import SearchSettings
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -31,7 +31,7 @@ def run_props(run: PlannedRun) -> dict[str, str]:
 
 def expected_restart(run: PlannedRun) -> bool:
     limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
-    if run.model != "worker" or limit is None:
+    if run.model != WORKER or limit is None:
         return False
     in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind != LoadKind.CLOSED else run.load.value
     core = run_props(run).get("lab.worker.branches.core-size")

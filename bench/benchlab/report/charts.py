@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from benchlab.model import LoadKind, app_busy
 from benchlab.report.capacity import knee_runs, unbounded
-from benchlab.report.layout import MODEL_COLORS, model_order
+from benchlab.report.layout import model_color, model_order
 from benchlab.results import slo
 from benchlab.results.environment import Environment
 from benchlab.results.table import median_rows
@@ -25,7 +25,7 @@ def capacity_chart(caps: list[slo.Capacity], env: Environment) -> list[str]:
         mine = [c for c in caps if c.model == model]
         fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
                              text=[f"{'>= ' if unbounded(c, env) else ''}{c.rate:,.0f}" for c in mine],
-                             textposition="inside", marker={"color": MODEL_COLORS.get(model.split()[0])},
+                             textposition="inside", marker={"color": model_color(model)},
                              error_y={"type": "data", "symmetric": False, "array": [c.high - c.rate for c in mine],
                                       "arrayminus": [c.rate - c.low for c in mine]},
                              hovertemplate="%{y:.0f}/s"))
@@ -50,7 +50,7 @@ def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
             for model in models:
                 gm = g[g.model == model]
                 fig.add_trace(go.Bar(x=[model], y=gm.p99_ms, name=model,
-                                     marker={"color": MODEL_COLORS.get(model.split()[0])},
+                                     marker={"color": model_color(model)},
                                      hovertemplate="p99 %{y:.1f} ms"))
             fig.add_trace(go.Scatter(x=models, y=[slo_ms] * len(models), mode="lines", name=f"SLO p99 {slo_ms:g} ms",
                                      line={"dash": "dot", "color": "#555"}))
@@ -59,7 +59,7 @@ def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
         else:
             for model in models:
                 gm = g[g.model == model].sort_values("load")
-                color = MODEL_COLORS.get(model.split()[0])
+                color = model_color(model)
                 fig.add_trace(go.Scatter(x=gm.load, y=gm.p99_ms, mode="lines+markers", name=model, legendgroup=model,
                                          line={"color": color},
                                          text=[f"{v:,.0f} ok/s" for v in gm.ok_rps], hovertemplate="offered "
@@ -93,7 +93,7 @@ def resources_at_the_knee(runs: pd.DataFrame, caps: list[slo.Capacity]) -> list[
             values = [r[column] if column != "app_cpu_ms_per_req" or app_busy(r.app_cpu_pct) else None
                       for _, r in mine]
             fig.add_trace(go.Bar(x=[s for s, _ in mine], y=values, name=model, legendgroup=model,
-                                 showlegend=col == 1, marker={"color": MODEL_COLORS.get(model.split()[0])},
+                                 showlegend=col == 1, marker={"color": model_color(model)},
                                  hovertemplate="%{y:.3~g}"), row=1, col=col)
     fig.update_yaxes(tickformat="~g", rangemode="tozero")
     fig.update_layout(title="At each model's knee: CPU per request, memory and threads (RSS and threads are "
@@ -126,7 +126,7 @@ def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame, caps: list[slo.Capacity])
             run = knees[scenario, model]
             w = win[win.tag == run.tag]
             w = w[(w.t > w.t.min()) & (w.t < w.t.max())]  # whole seconds: k6 starts and stops within the others
-            color = MODEL_COLORS.get(model.split()[0])
+            color = model_color(model)
             name = f"{model} at {run.load:g}/s"
             fig.add_trace(go.Scatter(x=w.t, y=w.p99_ms, mode="lines", name=name, legendgroup=model,
                                      line={"color": color}, hovertemplate="p99 %{y:.1f} ms"), row=1, col=1)

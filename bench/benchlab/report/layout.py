@@ -6,9 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from benchlab.formatting import Cell, cell_text
-from benchlab.model import MODELS
-
-MODEL_COLORS = {"virtual": "#1f77b4", "worker": "#d62728", "reactive": "#2ca02c"}
+from benchlab.model import MODEL_COLORS, MODELS
 
 
 @dataclass
@@ -51,6 +49,11 @@ def failed_text(g) -> str:
     """Failed requests by kind (no answer/4xx/5xx) and the iterations k6 could not start, summed over rows."""
     return (f"{int(g.errors.sum())} ({int(g.status_0.sum())}/{int(g.status_4xx.sum())}/{int(g.status_5xx.sum())})"
             f" + {int(g.dropped.sum())} dropped")
+
+
+def model_color(label: str) -> str | None:
+    """The chart colour of a model's label: "worker (article-small)" is drawn in the worker model's."""
+    return MODEL_COLORS.get(label.split()[0])
 
 
 def model_order(models) -> list[str]:

@@ -1,7 +1,7 @@
 """Article 000's executor sizes: the worker model's aggregation branches on a dedicated ThreadPoolExecutor at the
 article's sizes, virtual and reactive beside them, at the article's 150 users (closed model). The report shows each
 setting's throughput against the ideal, and whether the latency kept growing (a queue that keeps filling)."""
-from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Scenario, Variant
+from benchlab.model import AGGREGATE_IDEAL_S, REACTIVE, VIRTUAL, WORKER, InPreset, Limit, Scenario, Variant
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "executors"
@@ -18,11 +18,11 @@ def branch_executor(core: int, max_size: int, queue: int) -> tuple[tuple[str, st
 SCENARIO = Scenario(
     NAME, "aggregate.js", slo_p99_ms=700.0, limit=Limit.OFFERED, ideal_latency_s=AGGREGATE_IDEAL_S,
     worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True, k6_timeout_s=60.0,
-    variants=(Variant("", NO_EARLY_DEADLINE, ("virtual", "reactive")),
-              Variant("worker-pool", NO_EARLY_DEADLINE, ("worker",)),
-              Variant("article-small", NO_EARLY_DEADLINE + branch_executor(6, 12, 500), ("worker",)),
-              Variant("article-50-150", NO_EARLY_DEADLINE + branch_executor(50, 150, 500), ("worker",)),
-              Variant("article-100-300", NO_EARLY_DEADLINE + branch_executor(100, 300, 500), ("worker",))),
+    variants=(Variant("", NO_EARLY_DEADLINE, (VIRTUAL, REACTIVE)),
+              Variant("worker-pool", NO_EARLY_DEADLINE, (WORKER,)),
+              Variant("article-small", NO_EARLY_DEADLINE + branch_executor(6, 12, 500), (WORKER,)),
+              Variant("article-50-150", NO_EARLY_DEADLINE + branch_executor(50, 150, 500), (WORKER,)),
+              Variant("article-100-300", NO_EARLY_DEADLINE + branch_executor(100, 300, 500), (WORKER,))),
     # quick: the article's 150 users with the extremes of the sweep
     quick=InPreset("vus:150", variants=("", "article-small")),
     default=InPreset("vus:150,100,200,300", selected=False), probes=(AGGREGATE,))

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import Fixed, num
-from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, LoadKind, app_busy
+from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, VIRTUAL, WORKER, LoadKind, app_busy
 from benchlab.report.layout import Table
 from benchlab.results import stats
 from benchlab.results.environment import Environment
 from benchlab.scenarios.article_001 import NAME
 
-CONTROL = "worker"  # pins only virtual threads; worker runs the same blocking code on platform threads
+CONTROL = WORKER  # pins only virtual threads; worker runs the same blocking code on platform threads
 
 
 def per_thousand(pins, requests) -> float | None:
@@ -58,7 +58,7 @@ def served(a: pd.DataFrame, b: pd.DataFrame, win: pd.DataFrame) -> str | None:
 
 def against_control(at: pd.DataFrame, win: pd.DataFrame) -> str | None:
     """Virtual against the worker model at one load, p99 beside it."""
-    text = served(at[at.model == "virtual"], at[at.model == CONTROL], win)
+    text = served(at[at.model == VIRTUAL], at[at.model == CONTROL], win)
     if text is None:
         return None
     p99 = at.groupby("model").p99_ms.median()
@@ -74,7 +74,7 @@ def driver_effect(runtime: str, rows: pd.DataFrame, win: pd.DataFrame) -> str | 
         return None
     earlier, later = variants
     parts = []
-    for model in ("virtual", CONTROL):
+    for model in (VIRTUAL, CONTROL):
         for load, at in rows[rows.model == model].groupby("load", sort=True):
             text = served(at[at.variant == later], at[at.variant == earlier], win)
             if text:
@@ -100,7 +100,7 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
                                f"{int(g.errors.sum())} + {int(g.dropped.sum())} dropped",
                                Fixed(g.app_cpu_ms_per_req.median(), 3) if app_busy(g.app_cpu_pct.median()) else "-",
                                "0" if pins == 0 else pins, where or "-"])
-        virtual = cell[cell.model == "virtual"]
+        virtual = cell[cell.model == VIRTUAL]
         if virtual.empty:
             continue
         pins, where = pins_of(virtual)

@@ -6,8 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchlab.formatting import Fixed, Percent, num, percent
-from benchlab.model import AGGREGATE_IDEAL_S, LoadKind
-from benchlab.report.layout import MODEL_COLORS, Table, model_label
+from benchlab.model import AGGREGATE_IDEAL_S, WORKER, LoadKind
+from benchlab.report.layout import Table, model_color, model_label
 from benchlab.results.environment import Environment
 from benchlab.scenarios.executors import NAME
 
@@ -41,8 +41,8 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
                                Percent(share), g.p50_ms.median(), g.p99_ms.median(), g.max_ms.max(),
                                f"{num(first)} -> {num(last)}", str(int(g.errors.sum())),
                                Fixed(g.worker_queue_max.max(), 0), Fixed(g.worker_threads_max.max(), 0)])
-        workers = sorted((m for m in per_model if m[0].startswith("worker")), key=lambda m: -m[1])
-        others = "".join(f"; {m[0]}: {percent(m[1])}" for m in per_model if not m[0].startswith("worker"))
+        workers = sorted((m for m in per_model if m[0].startswith(WORKER)), key=lambda m: -m[1])
+        others = "".join(f"; {m[0]}: {percent(m[1])}" for m in per_model if not m[0].startswith(WORKER))
         if len(workers) >= 2:
             best, worst = workers[0], workers[-1]
             sentences.append(
@@ -72,7 +72,7 @@ def charts(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
         for _, r in at.iterrows():
             w = win[win.tag == r.tag]
             fig.add_trace(go.Scatter(x=w.t, y=w.mean_ms, mode="lines", name=r.model,
-                                     line={"color": MODEL_COLORS.get(r.model.split()[0])}))
+                                     line={"color": model_color(r.model)}))
         fig.update_layout(title=f"executors at {users:g} users: mean latency per second", height=380,
                           xaxis_title="second of the run", yaxis_title="mean latency ms (log)", yaxis_type="log",
                           yaxis_tickformat="~g", margin={"t": 50})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import Fixed, num, percent
-from benchlab.model import LoadKind, step_label
+from benchlab.model import REACTIVE, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import why
 from benchlab.results.environment import Environment
@@ -38,10 +38,10 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
         flat = worst >= FLAT_SHARE * best
         knee = None if flat else next(p for p, r in med.iterrows() if r.ok_rps >= KNEE_SHARE * best)
         for pool, r in med.iterrows():
-            wait = r.sql_queue_max if model == "reactive" else r.jdbc_awaiting_max
+            wait = r.sql_queue_max if model == REACTIVE else r.jdbc_awaiting_max
             table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), r.ok_rps,
                                r.p99_ms, str(int(r.errors)), Fixed(wait, 0),
-                               "-" if model == "reactive" else Fixed(r.jdbc_blocking_ms_avg, 1),
+                               "-" if model == REACTIVE else Fixed(r.jdbc_blocking_ms_avg, 1),
                                Fixed(r.db_cpu_pct, 0), Fixed(r.app_cpu_pct, 0)])
         smallest, largest = med.index.min(), med.index.max()
         served_all = kind == LoadKind.OPEN and worst >= KNEE_SHARE * load
