@@ -151,3 +151,55 @@ def test_a_new_scenario_is_one_definition_the_cli_planner_smoke_test_and_report_
     sections = report.sections(runs, pd.DataFrame(columns=["tag", "t", "mean_ms"]), environment(cores=2))
     echoed = [s for s in sections if s.title == "Echo: one row per run"]
     assert echoed and echoed[0].findings == ["echoed"]
+
+
+def test_every_scenario_module_is_listed_once_in_report_order():
+    """A scenario's module under scenarios/ is run and reported only once ORDER names it."""
+    import pkgutil
+    from benchlab import scenarios
+    modules = {m.name for m in pkgutil.iter_modules(scenarios.__path__)}
+    assert sorted(scenarios.ORDER) == sorted(modules) and len(set(scenarios.ORDER)) == len(scenarios.ORDER)
+    assert list(SCENARIOS) == [importlib_module(m).SCENARIO.name for m in scenarios.ORDER]
+
+
+def importlib_module(name):
+    import importlib
+    return importlib.import_module(f"benchlab.scenarios.{name}")
+
+
+def test_every_view_belongs_to_its_scenario_and_says_nothing_where_it_did_not_run():
+    """report/views/<module>.py is the section of scenarios/<module>.py: the same module name, its scenario's NAME,
+    and no section (None) for runs of other scenarios."""
+    import pkgutil
+    from benchlab.report import views
+    from conftest import environment
+    modules = {m.name for m in pkgutil.iter_modules(views.__path__)}
+    for module in modules:
+        view = views.VIEWS[importlib_module(module).SCENARIO.name]
+        assert view.__name__ == f"benchlab.report.views.{module}"
+        others = pd.DataFrame([dict(tag="t", scenario="no-such-scenario", runtime="jvm", model="virtual", variant="",
+                                    load_model="closed", load=10.0, repetition=1)])
+        assert view.view(others, pd.DataFrame(columns=["tag", "t", "mean_ms"]), environment(cores=2)) is None
+    assert len(views.VIEWS) == len(modules)
+
+
+def test_every_view_has_a_test_of_its_own():
+    """A view's sentences are the report's findings: each is tested on runs made up for it (test_sweeps.py,
+    test_article001.py)."""
+    import glob
+    import os
+    from benchlab.report import views
+    tests = "".join(open(p).read() for p in glob.glob(os.path.join(os.path.dirname(__file__), "test_*.py")))
+    for view in views.VIEWS.values():
+        module = view.__name__.rsplit(".", 1)[1]
+        assert f"{module}.view(" in tests, module
+
+
+def test_every_scenario_is_described_in_the_readme():
+    """bench/README.md names each scenario (the --scenarios row and the table of the articles' experiments)."""
+    import os
+    from benchlab.project import BENCH
+    with open(os.path.join(BENCH, "README.md")) as f:
+        readme = f.read()
+    for name in SCENARIOS:
+        assert f"`{name}`" in readme, name
