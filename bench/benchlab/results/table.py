@@ -8,7 +8,7 @@ import os
 
 import pandas as pd
 
-from benchlab.model import RunRow
+from benchlab.model import RunRow, step_label
 from benchlab.results.environment import Environment
 from benchlab.results.windows import PER_SECOND
 
@@ -54,6 +54,15 @@ def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, Environment]:
         if column not in win:  # written by an older bench (no p50 per second)
             win[column] = None
     return runs, win, env
+
+
+def variant_medians(runs: pd.DataFrame, scenario: str, **columns) -> list[tuple[str, str, pd.DataFrame]]:
+    """A scenario's runs per load step and model, in table order: the step's label, the model, and one row per variant
+    (its index, in the order measured) of the columns named, each aggregated over the repetitions as pandas' named
+    aggregation says (name=(column, "median")). Empty where the scenario did not run."""
+    rows = runs[runs.scenario == scenario]
+    return [(step_label(kind, load), model, g.groupby("variant", sort=False).agg(**columns))
+            for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True)]
 
 
 def median_rows(runs: pd.DataFrame) -> pd.DataFrame:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import Fixed, num
-from benchlab.model import step_label
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
+from benchlab.results.table import variant_medians
 from benchlab.scenarios.cache import NAME
 
 def cached_share(local_pct, remote_pct) -> float | None:
@@ -20,18 +20,14 @@ def cached_share(local_pct, remote_pct) -> float | None:
 
 def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Per load and model: each cache configuration against the uncached aggregation measured in the same run."""
-    rows = runs[runs.scenario == NAME]
-    if rows.empty:
+    steps = variant_medians(
+        runs, NAME, reps=("repetition", "nunique"), ok_rps=("ok_rps", "median"), p50_ms=("p50_ms", "median"),
+        p99_ms=("p99_ms", "median"), errors=("errors", "sum"), dropped=("dropped", "sum"),
+        local=("local_hit_pct", "median"), remote=("remote_hit_pct", "median"), cpu=("app_cpu_ms_per_req", "median"))
+    if not steps:
         return None
     table_rows, sentences = [], []
-    for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
-        step = step_label(kind, load)
-        med = g.groupby("variant", sort=False).agg(
-            reps=("repetition", "nunique"), ok_rps=("ok_rps", "median"), p50_ms=("p50_ms", "median"),
-            p99_ms=("p99_ms", "median"), errors=("errors", "sum"), dropped=("dropped", "sum"),
-                                                   requests=("requests", "sum"),
-            local=("local_hit_pct", "median"), remote=("remote_hit_pct", "median"),
-            cpu=("app_cpu_ms_per_req", "median"))
+    for step, model, med in steps:
         base = med.ok_rps.get("uncached")
         for variant, r in med.iterrows():
             cached = None if variant == "uncached" else cached_share(r.local, r.remote)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import Fixed, num, percent
-from benchlab.model import SLO_MAX_BAD_SHARE, step_label
+from benchlab.model import SLO_MAX_BAD_SHARE
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
+from benchlab.results.table import variant_medians
 from benchlab.scenarios.mixed import NAME
 
 # A p99 or a throughput has to move by more than this to count: single short runs on a shared machine scatter so.
@@ -39,22 +40,20 @@ def offload_verdict(inline, offload) -> str:
 
 def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table, list[str]] | None:
     """Article 002's I/O + CPU: each model with the rounds inline and offloaded, at each arrival rate."""
-    rows = runs[runs.scenario == NAME]
-    if rows.empty:
+    steps = variant_medians(runs, NAME, ok=("ok_rps", "median"), p99=("p99_ms", "median"), errors=("errors", "sum"),
+                            dropped=("dropped", "sum"), requests=("requests", "sum"), cpu=("app_cpu_pct", "median"),
+                            per=("app_cpu_ms_per_req", "median"))
+    if not steps:
         return None
     table_rows, sentences = [], []
-    for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
-        med = g.groupby("variant", sort=False).agg(ok=("ok_rps", "median"), p99=("p99_ms", "median"),
-                                                   errors=("errors", "sum"), dropped=("dropped", "sum"),
-                                                   requests=("requests", "sum"),
-                                                   cpu=("app_cpu_pct", "median"), per=("app_cpu_ms_per_req", "median"))
+    for step, model, med in steps:
         for variant, r in med.iterrows():
-            table_rows.append([step_label(kind, load), model, variant, r.ok, r.p99,
+            table_rows.append([step, model, variant, r.ok, r.p99,
                                f"{int(r.errors)} + {int(r.dropped)} dropped", Fixed(r.cpu, 0), Fixed(r.per, 2)])
         if {"inline", "offload"} <= set(med.index):
             a, b = med.loc["inline"], med.loc["offload"]
-            sentences.append(f"mixed, {model} at {step_label(kind, load)}: offloading {offload_verdict(a, b)} (p99 {num(b.p99)} ms against {num(a.p99)} ms "
-                             f"inline; {num(b.ok)} against {num(a.ok)} req/s; CPU {num(b.per, 2)} against "
+            sentences.append(f"mixed, {model} at {step}: offloading {offload_verdict(a, b)} (p99 {num(b.p99)} ms "
+                             f"against {num(a.p99)} ms inline; {num(b.ok)} against {num(a.ok)} req/s; CPU {num(b.per, 2)} against "
                              f"{num(a.per, 2)} ms per request).")
     note = ("Each request: a 100 ms downstream call, then SHA-256 rounds over 4 KB on the model's own thread "
             "(inline; for reactive, the event loop) or on the app's bounded CPU pool (offload: one thread per core). "
