@@ -77,15 +77,18 @@ class Facts:
                 if (value := getattr(self, f.name)) is not UNSET and (read is None or f.name in read)}
 
     @classmethod
-    def from_json(cls, data: dict, extra: str | None = None):
+    def from_json(cls, data: dict, extra: str | None = None, legacy: bool = False):
         """The record of what to_json wrote: each fact read into its type, the missing ones set to what their absence
         means. A key that is no fact goes into the dict field `extra` where there is one (written flat beside the
-        facts), else it is an error: a results.json this bench does not understand should not render as if it did."""
+        facts); else, from a results.json written before the schema was (legacy), it is left out, and from a newer
+        one it is an error: a results.json this bench does not understand should not render as if it did."""
         record = cls()
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = {k: v for k, v in data.items() if k not in names}
-        if unknown and extra is None:
+        if unknown and extra is None and not legacy:
             raise ValueError(f"{cls.__name__}: unknown facts {sorted(unknown)}")
+        if extra is None:
+            unknown = {}
         for f in dataclasses.fields(cls):
             if f.name == extra:
                 setattr(record, f.name, unknown)
@@ -230,4 +233,4 @@ class Environment(Facts):
         version = data.get("schema_version", 1)
         if version > SCHEMA_VERSION:
             raise ValueError(f"results.json has schema version {version}; this bench reads up to {SCHEMA_VERSION}")
-        return super(Environment, cls).from_json(data, extra)
+        return super(Environment, cls).from_json(data, extra, legacy=version == 1)
