@@ -7,29 +7,15 @@ import subprocess
 import sys
 import time
 
-from benchlab.config import Config
+from benchlab.config import PRESETS, Config
+from benchlab.formatting import duration
 from benchlab.model import MODELS, Load, LoadKind
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
+from benchlab.project import ROOT
 from benchlab.report import footprint
-from benchlab.report.wording import duration
-from benchlab.run import jvm, runtimes
 from benchlab.run.procs import log
-from benchlab.run.services import ROOT
+from benchlab.run.provision import jvm, runtimes
 from benchlab.scenarios import SCENARIOS
-
-PRESETS = {
-    # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
-    # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
-    # selected with --scenarios. Each scenario's loads and variants in a preset: its module's quick and default.
-    "default": dict(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect=10,
-                    cold_starts=5, warmup_curve=60),
-    # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
-    # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
-    # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
-    # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
-    "quick": dict(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect=3,
-                  cold_starts=5, warmup_curve=60),
-}
 
 
 def parse_loads(text):
@@ -148,11 +134,7 @@ def parse_args(argv) -> Config:
     args.command_line = "bench/run " + " ".join(shlex.quote(a) for a in argv)
     args.preset = "quick" if args.quick else "default"
     preset = PRESETS[args.preset]
-    for key in ("users", "warmup", "duration", "repeat", "timeout", "cooldown"):
-        if getattr(args, key) is None:
-            setattr(args, key, preset[key])
-    if args.pointselect_seconds is None:
-        args.pointselect_seconds = preset["pointselect"]
+    fill_in(args, preset.defaults(runtimes_compared=False))
     in_preset = {s: scenario.in_preset(args.preset) for s, scenario in SCENARIOS.items()}
     args.scenarios = tuple(split_list(args.scenarios or ",".join(s for s, chosen in in_preset.items() if chosen.selected),
                                       SCENARIOS, "scenario"))
@@ -162,16 +144,21 @@ def parse_args(argv) -> Config:
     args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios)
     check_the_rest(p, args)
     compared = compares_runtimes(args.runtimes)
-    if args.cold_starts is None:
-        args.cold_starts = preset["cold_starts"] if compared else 0
-    if args.warmup_curve is None:
-        args.warmup_curve = preset["warmup_curve"] if compared else 0
+    fill_in(args, preset.defaults(compared))
+    fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     args.jvm_args = tuple(shlex.split(args.jvm_args))
     args.target = args.target.rstrip("/") if args.target else None
     args.compare = tuple(args.compare) if args.compare else None
     return Config.of(args)
+
+
+def fill_in(args, defaults: dict) -> None:
+    """The options not given on the command line (None) from the defaults."""
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
 
 
 def chosen_variants(p, given, in_preset) -> dict[str, list[str]]:

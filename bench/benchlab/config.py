@@ -1,16 +1,52 @@
-"""The configuration of one bench/run, built once from the command line (cli.parse_args) and read everywhere else."""
+"""The configuration of one bench/run, built once from the command line (cli.parse_args) and read everywhere else, and
+the presets whose defaults fill in the options not given."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from benchlab.model import Load
-from benchlab.plan.planner import start_up_seconds
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A preset's defaults for the options not given, each field named as the option's Config field. The scenarios'
+    own loads and variants in a preset are their modules' (Scenario.quick, Scenario.default)."""
+    users: int
+    warmup: float
+    duration: float
+    repeat: int
+    timeout: float
+    cooldown: float
+    pointselect_seconds: float
+    # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
+    cold_starts: int = field(metadata={"compared_only": True})
+    warmup_curve: float = field(metadata={"compared_only": True})
+
+    def defaults(self, runtimes_compared: bool) -> dict:
+        """The options this preset fills in, by Config field; the start-up ones only where runtimes are compared."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if runtimes_compared or not f.metadata.get("compared_only")}
+
+
+PRESETS = {
+    # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
+    # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
+    # selected with --scenarios.
+    "default": Preset(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
+                      cold_starts=5, warmup_curve=60),
+    # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
+    # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
+    # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
+    # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
+    "quick": Preset(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
+                    cold_starts=5, warmup_curve=60),
+}
 
 
 @dataclass(frozen=True)
 class Config:
     command_line: str
-    preset: str  # "quick" or "default"
+    preset: str  # a name in PRESETS
     out: str  # the results directory
     # what runs
     scenarios: tuple[str, ...]
@@ -54,19 +90,16 @@ class Config:
     self_test: bool
 
     @property
-    def settings(self) -> dict:
-        """The report's settings table, as results.json keeps it."""
+    def load_labels(self) -> dict[str, list[str]]:
+        """Each scenario's loads as the report writes them."""
+        return {s: [level.label for level in v] for s, v in self.load_levels.items()}
+
+    @property
+    def database(self) -> str:
+        """Which database the app runs against, in words."""
         if self.target:
-            database = "the target's own"
-        else:
-            database = "external" if self.db_url else "the project's embedded MariaDB (./mvnw exec:exec@database)"
-        return dict(preset=self.preset, duration_s=self.duration, warmup_s=self.warmup, repeat=self.repeat,
-                    users=self.users, timeout_s=self.timeout, jwt=self.jwt, scenarios=self.scenarios,
-                    variants=self.variants, models=self.models, runtimes=self.runtimes, target=self.target,
-                    flamegraph=self.flamegraph, cold_starts=self.cold_starts, warmup_curve_s=self.warmup_curve,
-                    planned_start_up_seconds=round(start_up_seconds(len(self.runtimes), self.cold_starts,
-                                                                    self.warmup_curve)),
-                    loads={s: [level.label for level in v] for s, v in self.load_levels.items()}, database=database)
+            return "the target's own"
+        return "external" if self.db_url else "the project's embedded MariaDB (./mvnw exec:exec@database)"
 
     @classmethod
     def of(cls, parsed) -> Config:

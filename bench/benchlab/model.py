@@ -4,15 +4,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable
 
+# The models, in the order every table, chart and plan lists them. This line is parsed as it is by a Java test (the
+# app's endpoints per model); everything else about a model derives from it.
 MODELS = ("virtual", "worker", "reactive")
+VIRTUAL, WORKER, REACTIVE = MODELS  # by name, where one model plays a part of its own (the worker pool's starvation)
+# Each model's colour in the charts (plotly's blue, red and green), one per model in MODELS' order.
+MODEL_COLORS = dict(zip(MODELS, ("#1f77b4", "#d62728", "#2ca02c"), strict=True))
 
 
 class LoadKind(StrEnum):
     OPEN = "open"  # an arrival rate, requests/s
     CLOSED = "closed"  # VUs, each sending its next request when the previous one is answered
     SEARCH = "search"  # a capacity search of arrival rates from a start rate (plan/search.py): each step an open run
+
+
+class Stop(StrEnum):
+    """Why a capacity search (plan/search.py) ended; results.json's searches record it."""
+    RESOLVED = "resolved"  # held and broke within the resolution of each other
+    CEILING = "ceiling"  # held at the known ceiling: a higher rate would measure what sets the ceiling, not the app
+    LOAD_GENERATOR = "load generator"  # the step that broke was limited by k6, not by the app
+    NOTHING_HELD = "nothing held"  # not even start x plan.search.MIN_FACTOR held
+    BUDGET = "budget"  # out of steps before any of the above
 
 
 class Limit(StrEnum):
@@ -37,7 +50,8 @@ class Variant:
     redis: bool = False  # the app gets the bench's Redis as its remote cache tier (quarkus.redis.hosts)
     k6_env: tuple[tuple[str, str], ...] = ()  # the script's own variables under this variant (HOLD_MS, CPU, OFFLOAD)
     opt_in: bool = False  # measured only when --variants names it
-    driver: str | None = None  # the Connector/J version the app is packaged with (run/drivers.py); None: as shipped
+    # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
+    driver: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +73,8 @@ class Probe:
 @dataclass(frozen=True)
 class Scenario:
     """Everything about one scenario, in its module under scenarios/: what k6 runs, what the SLO is, how the presets
-    load it, how the smoke test probes it, how the app is configured for it and how the report shows it."""
+    load it, how the smoke test probes it and how the app is configured for it (its section of the report, if it has one
+    of its own: report/views/)."""
     name: str
     script: str
     slo_p99_ms: float
@@ -92,10 +107,6 @@ class Scenario:
     curve_vus: int | None = None
     # The report's differences compare the models under each variant apart, not the variants with each other.
     compare_within_variant: bool = False
-    # The report's section: (runs, windows, environment) -> (table, findings) or None when the scenario did not run;
-    # charts: (runs with the models labelled, windows) -> HTML figures beside it.
-    view: Callable | None = None
-    charts: Callable | None = None
 
     def in_preset(self, preset: str) -> InPreset:
         return {"quick": self.quick, "default": self.default}[preset]
@@ -140,12 +151,6 @@ class PlannedRun:
         variant = f"-{self.variant}" if self.variant else ""
         return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}"
                 f"-r{self.repetition}")
-
-    @property
-    def props(self) -> dict[str, str]:
-        """The app properties this run needs beyond the bench's own."""
-        from benchlab.scenarios import variant_of  # the scenarios are built from these records
-        return dict(variant_of(self.scenario, self.variant).props)
 
 
 @dataclass

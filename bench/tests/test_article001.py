@@ -3,8 +3,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from benchlab.scenarios import article_001 as article001
+from conftest import environment
+
 from benchlab.model import RunRow
+from benchlab.report.views import article_001
 
 
 def rows(*specs):
@@ -37,7 +39,7 @@ def cell(runtime, variant, virtual_ok, worker_ok, pinned, where, trace, loads=(5
 def test_a_cell_that_pins_says_how_often_where_confirmed_and_what_it_cost():
     specs, per_tag = cell("jvm-jdk21", "connector-j-8.3.0", 1500, 2200, pinned=12_000,
                           where="com.mysql.cj.protocol.ReadAheadInputStream.fill", trace=True)
-    table, [sentence] = article001.view(rows(*specs), windows(per_tag), {})
+    table, [sentence] = article_001.view(rows(*specs), windows(per_tag), environment())
     assert sentence.startswith("jvm-jdk21, connector-j-8.3.0: the virtual model pinned 400 times per 1,000 requests, "
                                "mostly in com.mysql.cj.protocol.ReadAheadInputStream.fill; the JVM's pinned-thread trace "
                                "agrees.")
@@ -49,16 +51,16 @@ def test_a_cell_that_pins_says_how_often_where_confirmed_and_what_it_cost():
 
 def test_equal_throughputs_are_no_detectable_difference_and_no_pins_without_a_trace_are_said_so():
     specs, per_tag = cell("jvm-jdk25", "connector-j-8.3.0", 2000, 2000, pinned=0, where=None, trace=None)
-    _, [sentence] = article001.view(rows(*specs), windows(per_tag), {})
+    _, [sentence] = article_001.view(rows(*specs), windows(per_tag), environment())
     assert "the virtual model did not pin; no second witness" in sentence
     assert "no detectable difference in successful requests/s" in sentence
 
 
 def test_a_count_the_trace_contradicts_is_not_confirmed():
-    assert article001.witness(0.0, True).endswith("not confirmed")
-    assert article001.witness(3.0, False).endswith("not confirmed")
-    assert article001.witness(0.0, False) == "the JVM's pinned-thread trace saw none either"
-    assert article001.witness(None, True) == "pins not recorded"
+    assert article_001.witness(0.0, True).endswith("not confirmed")
+    assert article_001.witness(3.0, False).endswith("not confirmed")
+    assert article_001.witness(0.0, False) == "the JVM's pinned-thread trace saw none either"
+    assert article_001.witness(None, True) == "pins not recorded"
 
 
 def test_one_sentence_per_jdk_and_driver_one_per_jdk_on_the_driver_and_a_row_per_load_and_model():
@@ -68,25 +70,26 @@ def test_one_sentence_per_jdk_and_driver_one_per_jdk_on_the_driver_and_a_row_per
             s, w = cell(runtime, variant, 2000, 2000, pinned=0, where=None, trace=False, loads=(50, 100, 300))
             specs += s
             per_tag.update(w)
-    table, sentences = article001.view(rows(*specs), windows(per_tag), {})
+    table, sentences = article_001.view(rows(*specs), windows(per_tag), environment())
     assert len(sentences) == 4 + 2 and len(table.text_rows) == 4 * 3 * 2
     assert all(s.count("connections") == 3 for s in sentences[:4])
     assert all(s.count("connections") == 3 * 2 for s in sentences[4:])
 
 
 def test_no_article_001_runs_no_section():
-    assert article001.view(rows(dict(tag="a", scenario="jwt-mysql", model="virtual", load=100)), windows({}), {}) is None
+    one_run = rows(dict(tag="a", scenario="jwt-mysql", model="virtual", load=100))
+    assert article_001.view(one_run, windows({}), environment()) is None
 
 
 def test_per_jdk_the_later_driver_is_set_against_the_earlier_for_virtual_and_worker():
     pinning, w1 = cell("jvm-jdk21", "connector-j-8.3.0", 1500, 2200, pinned=12_000, where="x.Y.z", trace=True)
     plain, w2 = cell("jvm-jdk21", "connector-j-9.5.0", 2200, 2200, pinned=0, where=None, trace=False)
-    _, sentences = article001.view(rows(*pinning, *plain), windows({**w1, **w2}), {})
+    _, sentences = article_001.view(rows(*pinning, *plain), windows({**w1, **w2}), environment())
     effect = sentences[-1]
     assert effect.startswith("jvm-jdk21, connector-j-9.5.0 against connector-j-8.3.0: virtual at 50 connections +4")
     assert "worker at 50 connections no detectable difference" in effect
 
 
 def test_driver_versions_order_by_their_numbers():
-    assert sorted(["connector-j-10.0.1", "connector-j-9.5.0", "connector-j-8.3.0"], key=article001.driver_order) == [
+    assert sorted(["connector-j-10.0.1", "connector-j-9.5.0", "connector-j-8.3.0"], key=article_001.driver_order) == [
         "connector-j-8.3.0", "connector-j-9.5.0", "connector-j-10.0.1"]

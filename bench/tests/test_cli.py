@@ -3,6 +3,7 @@ import pytest
 from benchlab import cli
 from benchlab.model import Load
 from benchlab.plan.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
+from benchlab.results.environment import Environment
 
 
 def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():
@@ -14,7 +15,9 @@ def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():
 def test_comparing_runtimes_measures_cold_starts_and_the_curve_by_default(runtimes):
     args = cli.parse_args(["--quick", "--runtime", runtimes])
     assert (args.cold_starts, args.warmup_curve) == (5, 60)
-    assert args.settings["cold_starts"] == 5 and args.settings["warmup_curve_s"] == 60
+    env = Environment()
+    env.copy_settings(args)
+    assert env.cold_starts == 5 and env.warmup_curve_s == 60
 
 
 def test_asked_for_on_one_runtime_or_switched_off_on_several():

@@ -2,10 +2,10 @@ import os
 
 import pytest
 
-from benchlab.run import drivers
+from benchlab.project import ROOT
+from benchlab.run.provision import drivers
 from benchlab.scenarios import SCENARIOS
 from benchlab.scenarios.article_001 import PINNING_DRIVER, SHIPPED_DRIVER
-from benchlab.run.services import ROOT
 
 
 def packaged(root, app_dir, version, app_jar_mtime=None):

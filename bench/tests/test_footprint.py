@@ -1,6 +1,7 @@
 import pandas as pd
 
 from benchlab.report import footprint
+from conftest import environment
 
 
 def test_time_to_steady_is_where_the_curve_stays_near_its_final_level():
@@ -42,11 +43,11 @@ def starts(*seconds):
 
 
 def test_table_has_each_measured_runtime_and_says_why_native_has_no_figures():
-    env = {"runtime_info": {
+    env = environment(runtime_info={
         "jvm": {"cold_starts": starts(2.0, 2.4, 2.2, 2.1, 3.0), "rss_idle_mb": 230.0, "command": "jvm: java -jar",
                 "warmup_curve": {"ok_per_s": [100] * 5 + [1000] * 25, "load": "jwt-mysql on virtual, 16 VUs"}},
         "jvm-aot": {"cold_starts": starts(1.2), "command": "jvm-aot: cd target/quarkus-app && java",
-                    "start_warnings": ["An error has occurred while processing the AOT cache."]}}}
+                    "start_warnings": ["An error has occurred while processing the AOT cache."]}})
     runs = pd.DataFrame({"runtime": ["jvm", "jvm", "jvm-aot"], "rss_peak_mb": [400.0, 450.0, 380.0]})
     t = footprint.footprint_table(env, runs)
     by_name = {r[0]: r for r in t.text_rows}
@@ -62,18 +63,18 @@ def test_table_has_each_measured_runtime_and_says_why_native_has_no_figures():
 
 
 def test_a_native_executable_that_was_not_asked_for_is_named():
-    env = {"runtime_info": {"jvm": {"cold_starts": starts(2.0)}}, "native_executables": ["target/lab-1.0-runner"]}
+    env = environment(runtime_info={"jvm": {"cold_starts": starts(2.0)}}, native_executables=["target/lab-1.0-runner"])
     row = {r[0]: r for r in footprint.footprint_table(env).text_rows}["native"]
     assert row[1] == ("not measured: a native executable is there (target/lab-1.0-runner), but --runtime did not "
                       "ask for native")
 
 
 def test_a_curve_without_cold_starts_has_a_row_that_says_so():
-    env = {"runtime_info": {"jvm": {"warmup_curve": {"ok_per_s": [1000] * 20, "load": "aggregate"}}}}
+    env = environment(runtime_info={"jvm": {"warmup_curve": {"ok_per_s": [1000] * 20, "load": "aggregate"}}})
     row = footprint.footprint_table(env).text_rows[0]
     assert row[:2] == ["jvm", "not measured"] and row[6:8] == ["1000/s", "0 s of 20 s"]
 
 
 def test_results_without_cold_starts_get_no_table():
-    assert footprint.footprint_table({"runtime_info": {"jvm": {"first_request_s": 5.1}}}) is None
-    assert footprint.footprint_table({}) is None
+    assert footprint.footprint_table(environment(runtime_info={"jvm": {"first_request_s": 5.1}})) is None
+    assert footprint.footprint_table(environment()) is None

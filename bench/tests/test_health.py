@@ -3,7 +3,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from benchlab.run import health
+from benchlab.run.provision import health
 
 
 class FakeProcess:

@@ -4,8 +4,9 @@ import subprocess
 
 import pandas as pd
 
-from benchlab.run import machine, pinned
 from benchlab.model import RunRow
+from benchlab.run.measure import pinned
+from benchlab.run.provision import machine
 
 # A virtual thread that parks inside a class initializer stays pinned to its carrier on every JDK (JEP 491 left that
 # case): a 2 ms pin, as short as a database round trip under a driver that reads its socket inside synchronized.

@@ -1,4 +1,4 @@
-from benchlab.run import pinning
+from benchlab.run.provision import pinning
 
 
 def test_not_enough_cores_on_two():

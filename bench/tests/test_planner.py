@@ -1,6 +1,6 @@
 from benchlab.model import MODELS, Load, PlannedRun
 from benchlab.plan.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
-                              make_plan)
+                              make_plan, run_props)
 from benchlab.plan.search import SearchSettings
 
 
@@ -73,7 +73,7 @@ def test_each_variant_is_one_block_with_its_own_models():
     assert blocks == [("", "virtual"), ("", "reactive"), ("", "reactive"), ("", "virtual"),
                       ("article-small", "worker"), ("article-small", "worker")]
     assert p.warmups == 3  # virtual and reactive, then worker under article-small
-    assert p.runs[-1].props["lab.worker.branches.core-size"] == "6"
+    assert run_props(p.runs[-1])["lab.worker.branches.core-size"] == "6"
     assert p.runs[-1].tag == "jvm-executors-worker-article-small-closed150-r2"
 
 
@@ -142,3 +142,17 @@ def test_without_interleaving_a_runtime_runs_all_its_blocks_first():
     p = make_plan(["jvm", "jvm-aot"], ["jwt-mysql"], loads, ["virtual"], 2, 8, 5, 1)
     assert [(r.runtime, r.repetition) for r in p.runs] == [("jvm", 1), ("jvm", 2), ("jvm-aot", 1), ("jvm-aot", 2)]
     assert p.app_starts() == 0  # each runtime's first app serves its only block
+
+
+def test_the_models_are_listed_once_and_everything_about_them_follows():
+    """model.py's MODELS line is parsed as it is by a Java test; colours and order derive from it."""
+    import os
+    from benchlab import model
+    from benchlab.report.layout import model_color, model_order
+    with open(os.path.join(os.path.dirname(model.__file__), "model.py")) as f:
+        assert 'MODELS = ("virtual", "worker", "reactive")\n' in f.read()
+    assert list(model.MODEL_COLORS) == list(MODELS) and len(set(model.MODEL_COLORS.values())) == len(MODELS)
+    assert (model.VIRTUAL, model.WORKER, model.REACTIVE) == MODELS
+    assert model_color("worker (article-small)") == model.MODEL_COLORS["worker"]
+    assert model_order(["reactive", "worker (article-small)", "virtual", "worker"]) == [
+        "virtual", "worker", "worker (article-small)", "reactive"]

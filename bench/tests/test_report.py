@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from benchlab.formatting import cell_text
 from benchlab.report import capacity, compare, render as report
-from benchlab.report.layout import cell_text
-from conftest import DATA
+from benchlab.results import slo
+from conftest import DATA, environment
 
 QUICK = os.path.join(DATA, "quick")
 GOLDEN = os.path.join(QUICK, "report.md.golden")
@@ -123,11 +124,12 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
 
 def test_a_search_that_stopped_short_of_a_breach_says_what_stopped_it():
     from benchlab.report.capacity import search_bound
-    env = {"searches": [dict(scenario="jwt-mysql", model="reactive", stop="load generator"),
-                        dict(scenario="jwt-mysql", model="virtual", stop="resolved")]}
+    search = dict(runtime="jvm", repetition=1, held=800.0, broke=None, steps=4)
+    env = environment(searches=[dict(search, scenario="jwt-mysql", model="reactive", stop="load generator"),
+                                dict(search, scenario="jwt-mysql", model="virtual", stop="resolved")])
     assert search_bound(env, "jwt-mysql", "reactive") == "at least: k6 was the limit"
     assert search_bound(env, "jwt-mysql", "virtual") is None
-    assert search_bound({}, "aggregate", "worker") is None
+    assert search_bound(environment(), "aggregate", "worker") is None
 
 
 def capacity_rows(rates: dict[str, dict[float, bool]], repetitions=2):
@@ -147,7 +149,7 @@ def capacity_rows(rates: dict[str, dict[float, bool]], repetitions=2):
 def test_one_repetition_claims_a_lead_only_beyond_the_variation_between_runs():
     runs = capacity_rows({"virtual": {1100: True, 1300: False}, "reactive": {680: True, 800: False},
                           "worker": {140: True, 150: False}}, repetitions=1)
-    verdict = capacity.verdicts(runs, {"cores": 2})[0]
+    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
     assert "not told apart from reactive by one repetition (680/s, between 680 and 800/s;" in verdict
     assert "633% to 829% ahead of worker (140/s, between 140 and 150/s)" in verdict
     assert verdict.endswith(capacity.ONE_REPETITION)
@@ -157,7 +159,7 @@ def test_a_verdict_gives_the_lead_as_the_range_both_intervals_allow():
     runs = capacity_rows({"reactive": {1600: True, 2300: True, 2700: False},
                           "virtual": {1600: True, 1900: True, 2100: False},
                           "worker": {1600: True, 2000: True, 2400: False}})
-    verdict = capacity.verdicts(runs, {"cores": 2})[0]
+    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
     assert verdict.startswith("jwt-mysql: reactive held the SLO (p99 <= 50 ms) up to 2300/s, between 2300 and 2700/s")
     assert "10% to 42% ahead of virtual (1900/s, between 1900 and 2100/s)" in verdict
     assert "not told apart from worker (2000/s, between 2000 and 2400/s)" in verdict
@@ -165,7 +167,7 @@ def test_a_verdict_gives_the_lead_as_the_range_both_intervals_allow():
 
 def test_rates_that_every_model_held_do_not_name_a_winner():
     runs = capacity_rows({m: {100: True, 400: True} for m in ("virtual", "worker", "reactive")})
-    verdict = capacity.verdicts(runs, {"cores": 2})[0]
+    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
     assert "do not tell the models apart" in verdict and "--loads jwt-mysql=search:400" in verdict
 
 

@@ -1,12 +1,12 @@
-"""The capacity search of a block's runs (run/steps.py), with a fake measurement: which rates each model is offered, in which order, and what
+"""The capacity search of a block's runs (run/measure/steps.py), with a fake measurement: which rates each model is offered, in which order, and what
 the run keeps of it."""
 import dataclasses
 
-from benchlab.results.environment import Environment
-from benchlab.run.state import BenchState
-from benchlab.run.steps import Steps
 from benchlab.model import Load, PlannedRun, RunRow
 from benchlab.plan.planner import make_plan
+from benchlab.results.environment import Environment
+from benchlab.run.measure.steps import Steps
+from benchlab.run.state import BenchState
 
 CAPACITY = {"virtual": 1000, "worker": 700, "reactive": 1300}
 
@@ -51,10 +51,10 @@ def test_each_model_is_searched_to_its_own_capacity_in_interleaved_rounds():
     bench.search(plan.runs, None, FakeProgress(), None)
     assert offered[:6] == [("virtual", 100), ("worker", 100), ("reactive", 100),
                            ("reactive", 200), ("worker", 200), ("virtual", 200)]  # the order alternates per round
-    found = {s["model"]: s for s in bench.state.env.searches}
+    found = {s.model: s for s in bench.state.env.searches}
     for model, capacity in CAPACITY.items():
-        assert found[model]["stop"] == "resolved"
-        assert found[model]["held"] <= capacity < found[model]["broke"] <= found[model]["held"] * 1.2
+        assert found[model].stop == "resolved"
+        assert found[model].held <= capacity < found[model].broke <= found[model].held * 1.2
     assert all(r.load_model == "open" for r in bench.state.rows)  # each step is an ordinary open-model run
 
 
@@ -63,14 +63,14 @@ def test_jwt_mysqls_search_stops_at_the_databases_point_select_rate():
     bench, offered = bench_with(plan, env={"point_select": {"qps": 800.0}})
     bench.search(plan.runs, None, FakeProgress(), None)
     assert offered == [("reactive", 200), ("reactive", 400), ("reactive", 800)]
-    assert bench.state.env.searches[0]["stop"] == "ceiling" and bench.state.env.searches[0]["ceiling"] == 800.0
+    assert bench.state.env.searches[0].stop == "ceiling" and bench.state.env.searches[0].ceiling == 800.0
 
 
 def test_a_breach_with_k6_saturated_ends_the_search_as_k6s_limit():
     plan = make_plan(["jvm"], ["aggregate"], {"aggregate": [Load("search", 800)]}, ["reactive"], 1, 8, 5, 1)
     bench, _ = bench_with(plan, k6_cpu_pct=195.0)  # 2 cores: k6 saturated on every step
     bench.search(plan.runs, None, FakeProgress(), None)
-    assert bench.state.env.searches[0]["stop"] == "load generator"
+    assert bench.state.env.searches[0].stop == "load generator"
 
 
 def test_a_search_is_planned_as_its_whole_step_budget():

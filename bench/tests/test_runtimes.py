@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from benchlab.run import runtimes
+from benchlab.run.provision import runtimes
 
 
 def jdk(tmp_path, version):

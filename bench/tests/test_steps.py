@@ -10,9 +10,10 @@ import pytest
 from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
-from benchlab.run import health, services
+from benchlab.run.measure.steps import Block, Steps
+from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
-from benchlab.run.steps import Block, Steps
+from conftest import make_config
 from test_runner_search import fake_row
 
 
@@ -44,8 +45,8 @@ def steps(tmp_path):
     def make(busy_apps=(), exit_code=0, scenario="aggregate"):
         loads = {scenario: [Load("open", 100)]}
         plan = make_plan(["jvm"], [scenario], loads, ["worker"], 1, 8, 5, 0)
-        config = SimpleNamespace(out=str(tmp_path), warmup=5, load_levels=loads, models=("worker",), db_user="lab",
-                                 db_password="lab")
+        config = make_config(out=str(tmp_path), warmup=5, load_levels=loads, models=("worker",), db_user="lab",
+                             db_password="lab")
         stopped = []
         state = BenchState(config, plan, SimpleNamespace(stop=stopped.append), env=Environment(cores=2))
         k6 = FakeK6(exit_code)

@@ -3,8 +3,9 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from benchlab.scenarios import cache, executors, gateway, hold, mixed, pool_sweep
 from benchlab.model import RunRow
+from benchlab.report.views import cache, executors, gateway, hold, mixed, pool_sweep
+from conftest import environment
 
 
 def rows(*specs):
@@ -19,7 +20,7 @@ def test_pool_sweep_knee_is_the_smallest_pool_near_the_best_throughput():
                        load=50, ok_rps=rps, p99_ms=p99, jdbc_awaiting_max=wait, db_cpu_pct=db, app_cpu_pct=40)
                   for n, rps, p99, wait, db in [(4, 100, 900, 46, 30), (8, 190, 400, 40, 60),
                                                 (16, 230, 250, 20, 150), (32, 236, 240, 0, 185)]])
-    table, sentences = pool_sweep.view(runs, pd.DataFrame(), {"cores": 2})
+    table, sentences = pool_sweep.view(runs, pd.DataFrame(), environment(cores=2))
     knee_rows = [r for r in table.text_rows if r[2].endswith("(knee)")]
     assert [r[2] for r in knee_rows] == ["16 (knee)"]  # 230 >= 95 % of 236; 190 is not
     assert sentences[0].startswith("pool-sweep, virtual at 50 VUs: the knee is at 16 connections")
@@ -37,7 +38,7 @@ def test_executors_names_the_cure_with_its_share_of_the_ideal():
              ok_rps=248, p99_ms=615, max_ms=650, worker_queue_max=0))
     win = pd.DataFrame({"tag": ["a"] * 10, "t": range(10), "mean_ms": [600 * (i + 1) for i in range(10)],
                         "requests": 1, "ok": 1, "p99_ms": 1.0})
-    table, sentences = executors.view(runs, win, {})
+    table, sentences = executors.view(runs, win, environment())
     small = next(r for r in table.text_rows if r[1] == "worker (article-small)")
     assert small[4] == "2.6%" and small[8] == "1800 -> 4800"  # 6.6 / 250; first 5 s against the last 5 s
     assert sentences == ["At 150 users the cure among the worker model's settings is worker (article-100-300): "
@@ -56,7 +57,7 @@ def test_cache_compares_each_configuration_with_the_uncached_run_of_the_same_mod
              app_cpu_ms_per_req=0.2))
     limits = {'cached aggregation: lifetime in the local tier (quarkus.cache.caffeine."aggregate".expire-after-write)':
               "60s", "cached aggregation: lifetime in Redis (lab.cache.remote.ttl)": "10m"}
-    table, sentences = cache.view(runs, pd.DataFrame(), {"limits": limits})
+    table, sentences = cache.view(runs, pd.DataFrame(), environment(limits=limits))
     by_cache = {r[2]: r for r in table.text_rows}
     assert by_cache["uncached"][5] == "1.00" and by_cache["uncached"][11] == "-"
     assert by_cache["local-1000"][5] == "4.00" and by_cache["local-1000"][11] == "75.0"
@@ -71,7 +72,7 @@ def test_pool_sweep_with_a_flat_curve_names_no_knee():
     runs = rows(*[dict(tag=f"t{n}", scenario="pool-sweep", model="worker", variant=f"pool-{n}", load_model="closed",
                        load=50, ok_rps=rps, p99_ms=3000, jdbc_awaiting_max=wait, db_cpu_pct=148, app_cpu_pct=12)
                   for n, rps, wait in [(4, 25.3, 46), (8, 24.5, 42), (16, 24.1, 34), (32, 24.0, 18), (64, 22.3, 0)]])
-    table, sentences = pool_sweep.view(runs, pd.DataFrame(), {"cores": 2})
+    table, sentences = pool_sweep.view(runs, pd.DataFrame(), environment(cores=2))
     assert not [r for r in table.text_rows if r[2].endswith("(knee)")]
     assert sentences[0].startswith("pool-sweep, worker at 50 VUs: no knee: throughput is flat from 4 to 64 "
                                    "connections (22.3 to 25.3 req/s")
@@ -83,7 +84,7 @@ def test_pool_sweep_at_a_fixed_rate_that_every_size_serves_points_at_the_wait():
                        load=15, ok_rps=rps, p99_ms=p99, jdbc_awaiting_max=wait, jdbc_blocking_ms_avg=blocking,
                        db_cpu_pct=120, app_cpu_pct=18)
                   for n, rps, p99, wait, blocking in [(4, 15.0, 805, 8, 471.1), (16, 15.0, 227, 0, 6.8)]])
-    table, sentences = pool_sweep.view(runs, pd.DataFrame(), {"cores": 2})
+    table, sentences = pool_sweep.view(runs, pd.DataFrame(), environment(cores=2))
     assert sentences[0].startswith("pool-sweep, virtual at 15/s: no knee in throughput: every size from 4 to 16 "
                                    "connections served the offered 15/s")
     assert [r[7] for r in table.text_rows] == ["471.1", "6.8"]  # Agroal's blocking time, per pool size
@@ -96,7 +97,7 @@ def test_gateway_puts_failures_and_threads_beside_the_latencies():
                 dict(tag="w", scenario="gateway", model="worker", variant="", load_model="closed", load=16,
                      ok_rps=350.0, p50_ms=42, p99_ms=190, max_ms=330, errors=3, status_0=3, threads_peak=120,
                      rss_peak_mb=320, app_cpu_pct=30, app_cpu_ms_per_req=1.6, gc_share_pct=0.5))
-    table, sentences = gateway.view(runs, pd.DataFrame(), {})
+    table, sentences = gateway.view(runs, pd.DataFrame(), environment())
     worker = next(r for r in table.text_rows if r[1] == "worker")
     assert worker[4] == "87.5%"  # 350 / (16 / 0.04)
     assert worker[8] == "3 (3/0/0) + 0 dropped" and worker[9] == "120"
@@ -112,7 +113,7 @@ def test_hold_counts_connections_held_by_littles_law_and_their_cost():
                      ok_rps=100.0, p99_ms=10_050, rss_peak_mb=400, threads_peak=50),
                 dict(tag="w", scenario="hold", model="worker", variant="10s", load_model="closed", load=1000,
                      ok_rps=20.0, p99_ms=30_000, rss_peak_mb=350, threads_peak=230, errors=700, status_0=700))
-    table, sentences = hold.view(runs, pd.DataFrame(), {})
+    table, sentences = hold.view(runs, pd.DataFrame(), environment())
     reactive = next(r for r in table.text_rows if r[2] == "reactive")
     assert reactive[3] == "1000" and reactive[7] == "409.6" and reactive[9] == "50.0"
     assert sentences == ["hold, worker at 1000 connections (10s): 700 requests failed, first as no answer "
@@ -125,7 +126,7 @@ def test_mixed_says_whether_offloading_helps_each_model():
                      app_cpu_ms_per_req=9.0),
                 dict(common, tag="o", variant="offload", ok_rps=199.0, p99_ms=180, app_cpu_pct=170,
                      app_cpu_ms_per_req=8.1))
-    table, sentences = mixed.view(runs, pd.DataFrame(), {})
+    table, sentences = mixed.view(runs, pd.DataFrame(), environment())
     assert [r[2] for r in table.text_rows] == ["inline", "offload"]
     assert sentences == ["mixed, reactive at 200/s: offloading helps (p99 180 ms against 2400 ms inline; 199 against "
                          "150 req/s; CPU 8.10 against 9.00 ms per request)."]

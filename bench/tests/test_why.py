@@ -51,8 +51,8 @@ def test_a_machine_at_80_percent_is_not_full():
 
 
 def test_worker_queue_gives_the_aggregation_reason_only_where_requests_nest():
-    aggregate = why.explain({"scenario": "aggregate", "worker_queue_max": 40}, cores=2)
-    mixed = why.explain({"scenario": "mixed", "worker_queue_max": 40}, cores=2)
+    aggregate = why.explain({"worker_queue_max": 40}, cores=2, branches_nest=True)
+    mixed = why.explain({"worker_queue_max": 40}, cores=2)
     assert "each aggregation holds a worker thread" in aggregate
     assert mixed == "worker-pool starvation: up to 40 tasks queued for the worker pool"
 

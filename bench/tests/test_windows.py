@@ -72,7 +72,7 @@ def test_empty_run():
 
 
 def test_a_counter_share_is_the_ratio_of_increases_over_the_run():
-    from benchlab.run.sampler import Sampler
+    from benchlab.run.measure.sampler import Sampler
     smp = Sampler(None, "http://unused", "/dev/null")
     smp.rows = [{"hits": 10.0, "lookups": 20.0}, {"hits": 40.0}, {"hits": 85.0, "lookups": 120.0}]
     assert smp.share("hits", "lookups") == 75.0  # (85 - 10) / (120 - 20)

@@ -1,6 +1,6 @@
 import pytest
 
-from benchlab.report.wording import compare, percent_change
+from benchlab.formatting import compare, percent_change
 
 
 def test_lower_is_computed_against_the_reference():

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, Load, LoadKind, PlannedRun
-from benchlab.scenarios import SCENARIOS, variant_of
+from benchlab.model import AGGREGATE_IDEAL_S, WORKER, Load, LoadKind, PlannedRun
 from benchlab.plan.search import SearchSettings
+from benchlab.scenarios import SCENARIOS, variant_of
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
@@ -24,12 +24,17 @@ def measured_steps(run: PlannedRun, upper_bound: bool = False) -> int:
     return SearchSettings(run.load.value).max_steps if upper_bound else USUAL_SEARCH_STEPS
 
 
+def run_props(run: PlannedRun) -> dict[str, str]:
+    """The app properties a run needs beyond the bench's own: its variant's."""
+    return dict(variant_of(run.scenario, run.variant).props)
+
+
 def expected_restart(run: PlannedRun) -> bool:
     limit = SCENARIOS[run.scenario].worker_starves_above_in_flight
-    if run.model != "worker" or limit is None:
+    if run.model != WORKER or limit is None:
         return False
     in_flight = run.load.value * AGGREGATE_IDEAL_S if run.load.kind != LoadKind.CLOSED else run.load.value
-    core = run.props.get("lab.worker.branches.core-size")
+    core = run_props(run).get("lab.worker.branches.core-size")
     if core is not None:  # a dedicated branch executor queues past its core threads (ThreadPoolExecutor semantics)
         return 2 * in_flight > int(core)
     return in_flight > limit
@@ -90,7 +95,7 @@ def start_up_seconds(runtimes: int, cold_starts: int, curve_s: float) -> float:
 def app_key(run: PlannedRun):
     """What a run's app must match: its runtime, its configuration, its driver and, where each model has an app of its
     own, the model."""
-    return (run.runtime, sorted(run.props.items()), variant_of(run.scenario, run.variant).driver,
+    return (run.runtime, sorted(run_props(run).items()), variant_of(run.scenario, run.variant).driver,
             run.model if SCENARIOS[run.scenario].app_per_model else None)
 
 

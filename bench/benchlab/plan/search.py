@@ -10,17 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+
+from benchlab.model import Stop
 
 MIN_FACTOR = 1 / 8  # below start/8 the search gives up: "none of the steps held"
-
-
-class Stop(Enum):
-    RESOLVED = "resolved"  # held and broke within the resolution of each other
-    CEILING = "ceiling"  # held at the known ceiling: a higher rate would measure what sets the ceiling, not the app
-    LOAD_GENERATOR = "load generator"  # the step that broke was limited by k6, not by the app
-    NOTHING_HELD = "nothing held"  # not even start x MIN_FACTOR held
-    BUDGET = "budget"  # out of steps before any of the above
 
 
 @dataclass(frozen=True)

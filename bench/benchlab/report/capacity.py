@@ -6,30 +6,29 @@ import math
 
 import pandas as pd
 
-from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind
-from benchlab.plan.search import Stop
-from benchlab.report.layout import Fixed, Table, num, percent
+from benchlab.formatting import Fixed, num, percent
+from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind, Stop
+from benchlab.report.layout import Table
 from benchlab.results import slo, why
+from benchlab.results.environment import Environment
 from benchlab.scenarios import SCENARIOS
 
 
-def physical_limit(scenario: str, env: dict, caps: list[slo.Capacity]) -> tuple[float | None, str]:
+def physical_limit(scenario: str, env: Environment, caps: list[slo.Capacity]) -> tuple[float | None, str]:
     kind = SCENARIOS[scenario].limit
     if kind == Limit.POINT_SELECT:
-        qps = (env.get("point_select") or {}).get("qps")
+        qps = (env.point_select or {}).get("qps")
         return qps, "the database's point-select rate" + (f" ({qps:.0f}/s)" if qps else " (not measured)")
     top = max(max(c.steps) for c in caps if c.scenario == scenario)  # a model's skipped steps were offered too
     ideal = SCENARIOS[scenario].ideal_latency_s  # a variant may run another script; the limit is the scenario's
     return top, f"the highest offered rate ({top:g}/s" + (
         f"; the ideal answers every request in {ideal * 1000:.0f} ms)" if ideal else ")")
 
-def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
-    caps = slo.capacities(runs)
+def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> Table:
     first = {}
     for c in caps:
         first.setdefault(c.scenario, c)
     rows = []
-    cores = int(env.get("cores") or 1)
     for scenario in SCENARIOS:
         sc = [c for c in caps if c.scenario == scenario]
         if not sc:
@@ -44,7 +43,7 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
                          interval, Fixed(c.rate / best, 2) if best else None,
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
-                         if limit else "-", reason(runs, c, cores)])
+                         if limit else "-", reason(runs, c, env.cores)])
     note = ("Capacity = the highest offered arrival rate at which the model held the SLO "
             f"({', '.join(f'{s}: p99 <= {SCENARIOS[s].slo_p99_ms:g} ms' for s in first)}; failed requests + "
             f"dropped iterations <= {percent(SLO_MAX_BAD_SHARE)} of those offered) at that step and every lower one; "
@@ -54,12 +53,10 @@ def capacity_table(runs: pd.DataFrame, env: dict) -> Table:
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"], rows, note)
 
-def verdicts(runs: pd.DataFrame, env: dict) -> list[str]:
+def verdicts(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> list[str]:
     """One sentence per scenario measured at arrival rates: which model held the SLO to the highest rate, how far
     ahead of each other model (the range the two intervals allow, or "not told apart" where they overlap), and what
     stopped it; or that the rates offered did not tell the models apart."""
-    caps = slo.capacities(runs)
-    cores = int(env.get("cores") or 1)
     out = []
     for scenario in SCENARIOS:
         sc = sorted((c for c in caps if c.scenario == scenario), key=lambda c: -c.rate)
@@ -81,7 +78,7 @@ def verdicts(runs: pd.DataFrame, env: dict) -> list[str]:
             stopped = (search_bound(env, scenario, best.model) or
                        f"nothing: it held at the highest rate offered; {search}")
         else:
-            stopped = reason(runs, best, cores)
+            stopped = reason(runs, best, env.cores)
         out.append(f"{scenario}: {best.model} held the SLO ({slo_text}) up to {interval_text(best, env)}"
                    + (f"; {'; '.join(others)}" if others else "") + f". What stopped it: {stopped}."
                    + (ONE_REPETITION if repetitions == 1 else ""))
@@ -90,18 +87,18 @@ def verdicts(runs: pd.DataFrame, env: dict) -> list[str]:
 ONE_REPETITION = (" One repetition: the intervals are the steps around each knee, not the variation from run to run "
                   "(the default preset repeats each search 3 times).")
 
-def unbounded(c: slo.Capacity, env: dict) -> bool:
+def unbounded(c: slo.Capacity, env: Environment) -> bool:
     """Whether no rate above the capacity was seen to break the SLO: the true capacity may be anything higher."""
     return c.rate == max(c.steps) or search_bound(env, c.scenario, c.model) is not None
 
-def interval_text(c: slo.Capacity, env: dict) -> str:
+def interval_text(c: slo.Capacity, env: Environment) -> str:
     return f"{c.rate:g}/s at least" if unbounded(c, env) else f"{c.rate:g}/s, between {c.low:g} and {c.high:g}/s"
 
 # One repetition gives no run-to-run variation; three quick runs on the 2-core lab machine found one model's
 # aggregate capacity anywhere from 680 to 1,300/s. So from one repetition a lead is claimed only beyond this factor.
 ONE_RUN_FACTOR = 2.0
 
-def lead(best: slo.Capacity, other: slo.Capacity, env: dict, repetitions: int = 1) -> str:
+def lead(best: slo.Capacity, other: slo.Capacity, env: Environment, repetitions: int = 1) -> str:
     """How far the best model is ahead of another, as the range their intervals allow; from a single repetition
     only where the gap is wider than ONE_RUN_FACTOR."""
     best_high = math.inf if unbounded(best, env) else best.high
@@ -128,9 +125,9 @@ SEARCH_BOUNDS = {  # why a capacity search stopped without a rate that broke the
     Stop.NOTHING_HELD: "none held down to an eighth of the search's start",
 }
 
-def search_bound(env: dict, scenario: str, model: str) -> str | None:
+def search_bound(env: Environment, scenario: str, model: str) -> str | None:
     """What limits a searched capacity other than the app, if any repetition's search stopped at such a limit."""
-    stops = {Stop(s["stop"]) for s in env.get("searches", []) if (s["scenario"], s["model"]) == (scenario, model)}
+    stops = {s.stop for s in env.searches if (s.scenario, s.model) == (scenario, model)}
     return "; ".join(SEARCH_BOUNDS[stop] for stop in Stop if stop in stops and stop in SEARCH_BOUNDS) or None
 
 def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
@@ -143,7 +140,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
     row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
     breach = f"at {above[0]:g}/s: p99 {num(at.p99_ms.median())} ms, {int(at.errors.sum())} failed, " \
              f"{int(at.dropped.sum())} dropped of {int(at.requests.sum() + at.dropped.sum())}"
-    return f"{breach}; {why.explain(row, cores)}"
+    return f"{breach}; {why.explain(row, cores, SCENARIOS[c.scenario].worker_branches_nest)}"
 
 def knee_runs(runs: pd.DataFrame, caps: list[slo.Capacity]) -> dict[tuple[str, str], pd.Series]:
     """Per scenario and model, the run at its capacity (its knee): the first repetition that offered that rate."""

@@ -8,16 +8,16 @@ from plotly.subplots import make_subplots
 
 from benchlab.model import LoadKind, app_busy
 from benchlab.report.capacity import knee_runs, unbounded
-from benchlab.report.layout import MODEL_COLORS, model_order
+from benchlab.report.layout import model_color, model_order
 from benchlab.results import slo
+from benchlab.results.environment import Environment
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS
 
 
-def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
+def capacity_chart(caps: list[slo.Capacity], env: Environment) -> list[str]:
     """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers; a capacity no rate
     was seen to break above is labelled ">= N"."""
-    caps = slo.capacities(runs)
     if not caps:
         return []
     fig = go.Figure()
@@ -25,7 +25,7 @@ def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
         mine = [c for c in caps if c.model == model]
         fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
                              text=[f"{'>= ' if unbounded(c, env) else ''}{c.rate:,.0f}" for c in mine],
-                             textposition="inside", marker={"color": MODEL_COLORS.get(model.split()[0])},
+                             textposition="inside", marker={"color": model_color(model)},
                              error_y={"type": "data", "symmetric": False, "array": [c.high - c.rate for c in mine],
                                       "arrayminus": [c.rate - c.low for c in mine]},
                              hovertemplate="%{y:.0f}/s"))
@@ -34,13 +34,13 @@ def capacity_chart(runs: pd.DataFrame, env: dict) -> list[str]:
                       height=380, yaxis_title="requests/s", yaxis_tickformat="~g", margin={"t": 50})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
-def curves(runs: pd.DataFrame) -> list[str]:
+def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
     """p99 against the offered arrival rate per scenario, one line per model (the achieved rate in the hover), its knee
     (the step at its capacity) marked, the SLO as a line. A scenario measured at one offered rate has no curve: its p99
     per model as bars, the SLO beside them."""
     figs = []
     med = median_rows(runs[runs.load_model == LoadKind.OPEN])
-    caps = {(c.scenario, c.model): c for c in slo.capacities(runs)}
+    caps = {(c.scenario, c.model): c for c in capacities}
     for scenario, g in med.groupby("scenario"):
         slo_ms = SCENARIOS[scenario].slo_p99_ms
         models = model_order(g.model)
@@ -50,7 +50,7 @@ def curves(runs: pd.DataFrame) -> list[str]:
             for model in models:
                 gm = g[g.model == model]
                 fig.add_trace(go.Bar(x=[model], y=gm.p99_ms, name=model,
-                                     marker={"color": MODEL_COLORS.get(model.split()[0])},
+                                     marker={"color": model_color(model)},
                                      hovertemplate="p99 %{y:.1f} ms"))
             fig.add_trace(go.Scatter(x=models, y=[slo_ms] * len(models), mode="lines", name=f"SLO p99 {slo_ms:g} ms",
                                      line={"dash": "dot", "color": "#555"}))
@@ -59,7 +59,7 @@ def curves(runs: pd.DataFrame) -> list[str]:
         else:
             for model in models:
                 gm = g[g.model == model].sort_values("load")
-                color = MODEL_COLORS.get(model.split()[0])
+                color = model_color(model)
                 fig.add_trace(go.Scatter(x=gm.load, y=gm.p99_ms, mode="lines+markers", name=model, legendgroup=model,
                                          line={"color": color},
                                          text=[f"{v:,.0f} ok/s" for v in gm.ok_rps], hovertemplate="offered "
@@ -79,9 +79,9 @@ def curves(runs: pd.DataFrame) -> list[str]:
         figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
     return figs
 
-def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
+def resources_at_the_knee(runs: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
     """What each model's knee cost: the app's CPU per request, its peak RSS and threads, as bars per scenario."""
-    knees = knee_runs(runs, slo.capacities(runs))
+    knees = knee_runs(runs, caps)
     if not knees:
         return []
     figures = (("app_cpu_ms_per_req", "app CPU ms per request"), ("rss_peak_mb", "app RSS peak, MB"),
@@ -93,7 +93,7 @@ def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
             values = [r[column] if column != "app_cpu_ms_per_req" or app_busy(r.app_cpu_pct) else None
                       for _, r in mine]
             fig.add_trace(go.Bar(x=[s for s, _ in mine], y=values, name=model, legendgroup=model,
-                                 showlegend=col == 1, marker={"color": MODEL_COLORS.get(model.split()[0])},
+                                 showlegend=col == 1, marker={"color": model_color(model)},
                                  hovertemplate="%{y:.3~g}"), row=1, col=col)
     fig.update_yaxes(tickformat="~g", rangemode="tozero")
     fig.update_layout(title="At each model's knee: CPU per request, memory and threads (RSS and threads are "
@@ -101,10 +101,9 @@ def resources_at_the_knee(runs: pd.DataFrame) -> list[str]:
                       margin={"t": 80})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
-def warmup_curves(env: dict) -> list[str]:
+def warmup_curves(env: Environment) -> list[str]:
     """Successful requests per second after a fresh start, one line per runtime: how fast each reaches its level."""
-    measured = {name: i["warmup_curve"] for name, i in (env.get("runtime_info") or {}).items()
-                if i.get("warmup_curve")}
+    measured = {name: i.warmup_curve for name, i in env.runtime_info.items() if i.warmup_curve}
     if not measured:
         return []
     fig = go.Figure()
@@ -115,10 +114,10 @@ def warmup_curves(env: dict) -> list[str]:
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
-def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
+def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
     """Per scenario searched or laddered, the run at each model's knee second by second, as Gatling and k6's
     dashboard draw a run: p50 and p99 latency, and successful requests per second."""
-    knees = knee_runs(runs, slo.capacities(runs))
+    knees = knee_runs(runs, caps)
     figs = []
     for scenario in dict.fromkeys(s for s, _ in knees):
         fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=(
@@ -127,7 +126,7 @@ def at_the_knee(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
             run = knees[scenario, model]
             w = win[win.tag == run.tag]
             w = w[(w.t > w.t.min()) & (w.t < w.t.max())]  # whole seconds: k6 starts and stops within the others
-            color = MODEL_COLORS.get(model.split()[0])
+            color = model_color(model)
             name = f"{model} at {run.load:g}/s"
             fig.add_trace(go.Scatter(x=w.t, y=w.p99_ms, mode="lines", name=name, legendgroup=model,
                                      line={"color": color}, hovertemplate="p99 %{y:.1f} ms"), row=1, col=1)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.report.layout import Fixed, Table
-from benchlab.run.startup import describe, summary
+from benchlab.formatting import Fixed, describe, summary
+from benchlab.report.layout import Table
+from benchlab.results.environment import Environment
 
 # Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
 # so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.
@@ -70,27 +71,27 @@ def native_row(name: str, executables: list[str]) -> list[str]:
     return [name, reason] + ["-"] * 7
 
 
-def footprint_table(env: dict, runs: pd.DataFrame | None = None) -> Table | None:
+def footprint_table(env: Environment, runs: pd.DataFrame | None = None) -> Table | None:
     """One row per runtime that was measured, one per native runtime that was not (saying why). None when neither
     cold starts nor a warm-up curve were measured: a single-runtime run, or results written before they existed."""
-    info = env.get("runtime_info") or {}
-    measured = {name: i for name, i in info.items() if i.get("cold_starts") or i.get("warmup_curve")}
+    info = env.runtime_info
+    measured = {name: i for name, i in info.items() if i.cold_starts or i.warmup_curve}
     if not measured:
         return None
     rows = []
     for name, i in measured.items():
-        cold = cold_start_summaries(i.get("cold_starts") or [])
-        curve = (i.get("warmup_curve") or {}).get("ok_per_s") or []
+        cold = cold_start_summaries(i.cold_starts)
+        curve = (i.warmup_curve or {}).get("ok_per_s") or []
         steady = time_to_steady(curve)
-        command = i.get("command", "")
-        if i.get("start_warnings"):  # e.g. the JVM could not use the AOT cache: then this row is the plain JVM's
-            command += "; the JVM reported: " + " / ".join(i["start_warnings"])
+        command = i.command
+        if i.start_warnings:  # e.g. the JVM could not use the AOT cache: then this row is the plain JVM's
+            command += "; the JVM reported: " + " / ".join(i.start_warnings)
         rows.append([name, describe(cold["first_request_s"]), describe(cold["quarkus_started_s"]),
-                     describe(cold["rss_mb"], "MB", digits=0), Fixed(i.get("rss_idle_mb"), 0),
+                     describe(cold["rss_mb"], "MB", digits=0), Fixed(i.rss_idle_mb, 0),
                      Fixed(rss_under_load(runs, name), 0),
                      "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)), command])
-    rows += [native_row(name, env.get("native_executables") or []) for name in NATIVE_RUNTIMES if name not in info]
-    curve_load = next((i["warmup_curve"]["load"] for i in measured.values() if i.get("warmup_curve")), None)
+    rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES if name not in info]
+    curve_load = next((i.warmup_curve["load"] for i in measured.values() if i.warmup_curve), None)
     note = ("Cold start: a fresh process, stopped after its first successful request (GET /<model>/users/me with a "
             "token, else the aggregation), against the running database; median (min-max, n). 'Started in' is "
             "Quarkus's own figure, from the JVM's start to its HTTP listener. RSS at first request: the process (the "

@@ -9,12 +9,15 @@ import numpy as np
 import pandas as pd
 import plotly.offline
 
+from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
 from benchlab.report import footprint
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
-from benchlab.report.layout import Fixed, Percent, Section, Table, anchor, model_label, num, percent
-from benchlab.results import stats, table, why
+from benchlab.report.layout import Section, Table, anchor, model_label
+from benchlab.report.views import VIEWS
+from benchlab.results import slo, stats, table, why
+from benchlab.results.environment import Environment, Facts
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
 
@@ -78,9 +81,10 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
         ideal = r.load / ideal_s
         if r.ok_rps >= NEAR_IDEAL_SHARE * ideal:
             continue
+        busiest = why.explain(r.to_dict(), cores, SCENARIOS[r.scenario].worker_branches_nest)
         out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
                    f"requests/s ({percent(r.ok_rps / ideal)}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
-                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {why.explain(r.to_dict(), cores)}"
+                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {busiest}"
                    + (f"; {budget}" if app_busy(r.get("app_cpu_pct"))
                       and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
     return out
@@ -120,8 +124,8 @@ def runs_table(med: pd.DataFrame) -> Table:
                  "they depend on what ran before, not on the model.")
 
 
-def limits_table(env: dict) -> Table:
-    rows = [[k, str(v)] for k, v in (env.get("limits") or {}).items()]
+def limits_table(env: Environment) -> Table:
+    rows = [[k, str(v)] for k, v in env.limits.items()]
     rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
     return Table("Limits in force", ["limit", "value"], rows, "A limit hides queueing behind it: a request refused "
                  "at once (503) or cut at a deadline (504) counts as failed, never as fast. The app as configured; a "
@@ -129,13 +133,10 @@ def limits_table(env: dict) -> Table:
                  "the scenario's own table says.")
 
 
-def settings_table(env: dict) -> Table:
-    keys = ("command_line", "preset", "planned_seconds", "planned_seconds_at_most", "load_seconds", "restarts", "skipped", "wall_seconds", "duration_s", "warmup_s", "repeat", "loads",
-            "users", "timeout_s", "jwt", "database", "target", "pinning", "cores", "cpu_model", "memory_gib", "jdk",
-            "mysql_driver", "gc", "quarkus", "k6", "git_commit", "load_average_at_start", "open_files_limit", "cold_starts", "warmup_curve_s",
-            "planned_start_up_seconds", "runtime_info", "flamegraphs", "failures")
+def settings_table(env: Environment) -> Table:
+    """Every setting results.json recorded, in the order Environment declares them (its facts with setting=True)."""
     return Table("Settings and machine", ["setting", "value"],
-                 [[setting_name(k), setting_text(env.get(k))] for k in keys if k in env])
+                 [[setting_name(name), setting_text(value)] for name, value in env.settings()])
 
 
 UNIT_SUFFIXES = {"_s": " (s)", "_gib": " (GiB)", "_mb": " (MB)"}
@@ -153,6 +154,8 @@ def setting_name(key) -> str:
 def setting_text(value) -> str:
     """A setting as a person reads it: mappings as 'key: value; ...', lists joined, numbers as the tables write
     them, nothing as '-'."""
+    if isinstance(value, Facts):  # a runtime's facts, as results.json recorded them
+        value = value.to_json(recorded=True)
     if value is None or value == [] or value == {}:
         return "-"
     if isinstance(value, dict):
@@ -175,39 +178,41 @@ SHORTFALLS_INTRO = ("Closed-model steps where a model served less than {share} o
                     "app, k6, the downstream service, the database).")
 
 
-def summary(env: dict) -> str:
+def summary(env: Environment) -> str:
     """The command, the planned and actual time, and where k6 ran against the app."""
-    at_most = env.get("planned_seconds_at_most")
-    return (f"Command: {env.get('command_line')}. Load phase (warm-ups and runs): planned {env.get('planned_seconds')} s"
-            + (f" (at most {at_most} s)" if at_most and at_most != env.get("planned_seconds") else "")
-            + f", took {env.get('load_seconds', '(not finished)')} s; wall time "
-            f"{env.get('wall_seconds', '(still running)')} s with start-up (build, database, tokens, app). "
-            f"{env.get('pinning')}.")
+    at_most = env.planned_seconds_at_most
+    took = "(not finished)" if env.load_seconds is None else env.load_seconds
+    wall = "(still running)" if env.wall_seconds is None else env.wall_seconds
+    return (f"Command: {env.command_line}. Load phase (warm-ups and runs): planned {env.planned_seconds} s"
+            + (f" (at most {at_most} s)" if at_most and at_most != env.planned_seconds else "")
+            + f", took {took} s; wall time {wall} s with start-up (build, database, tokens, app). {env.pinning}.")
 
 
-def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
+def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Section]:
     """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
     experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
-    cores = int(env.get("cores") or 1)
-    views = {s: view for s, scenario in SCENARIOS.items() if scenario.view and (view := scenario.view(runs, win, env))}
+    views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
+    caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
     out = []
     if (runs.load_model == LoadKind.OPEN).any():
-        out.append(Section("The answer", findings=verdicts(runs, env), charts=capacity_chart(runs, env), kind="verdicts"))
-        out.append(Section("Capacity at the SLO", capacity_table(runs, env),
-                           charts=curves(runs) + at_the_knee(runs, win) + resources_at_the_knee(runs)))
+        out.append(Section("The answer", findings=verdicts(runs, env, caps), charts=capacity_chart(caps, env),
+                           kind="verdicts"))
+        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps),
+                           charts=curves(runs, caps) + at_the_knee(runs, win, caps)
+                           + resources_at_the_knee(runs, caps)))
     start_up = footprint.footprint_table(env, runs)
     if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
         out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
     for name, (view_table, findings) in views.items():
-        charts = SCENARIOS[name].charts
+        charts = getattr(VIEWS[name], "charts", None)
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
     med = median_rows(runs) if not runs.empty else None
-    if med is not None and (short := shortfalls(med, cores)):
+    if med is not None and (short := shortfalls(med, env.cores)):
         out.append(Section("Short of the ideal", findings=short,
                            intro=SHORTFALLS_INTRO.format(share=f"{percent(NEAR_IDEAL_SHARE, 0)}")))
     out.append(Section("Differences, with their uncertainty", findings=comparison_sentences(runs, win)
@@ -220,8 +225,8 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> list[Section]:
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
     runs["variant"] = runs.variant.fillna("")
-    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.get("complete") else
-                   f"WARNING: this benchmark did not complete ({'; '.join(env.get('failures') or []) or 'interrupted or failed'}); "
+    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.complete else
+                   f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "
                    f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,
                                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)

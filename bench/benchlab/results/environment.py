@@ -1,9 +1,20 @@
 """results.json's environment: the machine, the software, the settings and what the run met on its way, one typed
-record that the run side fills in as it learns each fact, and table.write serialises (the report reads the JSON)."""
+record that the run side fills in as it learns each fact, table.write serialises, and table.read reads back into the
+same record (Environment.from_json), also from result directories written by older benches.
+
+Each fact is declared once, here, with what the report needs to know of it (fact()): whether the report's settings
+table shows it (in the order declared), the Config attribute it copies where it is a setting of the command line, how
+its JSON is read back into its type, and what a results.json that lacks it means."""
 from __future__ import annotations
 
+import copy
 import dataclasses
-from typing import Any
+from typing import Any, Callable
+
+from benchlab.model import Stop
+
+# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed.
+SCHEMA_VERSION = 2
 
 
 class _Unset:
@@ -16,9 +27,32 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+def fact(*, setting: bool = False, config: str | None = None, read: Callable | None = None,
+         missing: Any = UNSET) -> Any:
+    """A fact of the record. setting: a row of the report's settings table; config: the Config attribute it copies
+    (Environment.copy_settings); read: JSON -> the fact's type; missing: its value when a results.json lacks it (an
+    older bench's, or a run that stopped before it learnt it), UNSET where the report does not read it."""
+    return dataclasses.field(default=UNSET, metadata=dict(setting=setting, config=config, read=read, missing=missing))
+
+
+def json_value(value, recorded: bool = False):
+    """A fact as JSON holds it: records as their JSON (recorded: only what their results.json held), enums as their
+    values (a StrEnum already is a str)."""
+    if isinstance(value, Facts):
+        return value.to_json(recorded)
+    if dataclasses.is_dataclass(value):
+        return {f.name: json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: json_value(v, recorded) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_value(v, recorded) for v in value]
+    return value
+
+
 class Facts:
-    """A record of facts learnt one by one: set, appended to, read with a default, written without the unset ones."""
-    __slots__ = ()
+    """A record of facts learnt one by one: set, appended to, read with a default, written without the unset ones,
+    and read back from what it wrote."""
+    __slots__ = ("_read",)  # the names a record read back from JSON had there (recorded())
 
     def update(self, **facts) -> None:
         """Several facts at once; a name that is no field is an error (slots), as a typo should be."""
@@ -35,89 +69,168 @@ class Facts:
         value = getattr(self, name)
         return default if value is UNSET else value
 
-    def to_json(self) -> dict:
-        return {f.name: value.to_json() if isinstance(value, Facts) else value
-                for f in dataclasses.fields(self) if (value := getattr(self, f.name)) is not UNSET}
+    def to_json(self, recorded: bool = False) -> dict:
+        """The facts learnt; recorded: of a record read back, only those its results.json held (not the defaults
+        filled in for what it lacked)."""
+        read = getattr(self, "_read", None) if recorded else None
+        return {f.name: json_value(value, recorded) for f in dataclasses.fields(self)
+                if (value := getattr(self, f.name)) is not UNSET and (read is None or f.name in read)}
+
+    @classmethod
+    def from_json(cls, data: dict, extra: str | None = None, legacy: bool = False):
+        """The record of what to_json wrote: each fact read into its type, the missing ones set to what their absence
+        means. A key that is no fact goes into the dict field `extra` where there is one (written flat beside the
+        facts); else, from a results.json written before the schema was (legacy), it is left out, and from a newer
+        one it is an error: a results.json this bench does not understand should not render as if it did."""
+        record = cls()
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = {k: v for k, v in data.items() if k not in names}
+        if unknown and extra is None and not legacy:
+            raise ValueError(f"{cls.__name__}: unknown facts {sorted(unknown)}")
+        if extra is None:
+            unknown = {}
+        for f in dataclasses.fields(cls):
+            if f.name == extra:
+                setattr(record, f.name, unknown)
+            elif f.name in data:
+                read = f.metadata.get("read")
+                setattr(record, f.name, read(data[f.name]) if read and data[f.name] is not None else data[f.name])
+            elif f.metadata.get("missing", UNSET) is not UNSET:
+                setattr(record, f.name, copy.copy(f.metadata["missing"]))
+        record._read = frozenset(data) | ({extra} if unknown else set())
+        return record
+
+    def recorded(self) -> frozenset[str]:
+        """The facts results.json holds: as read back (not the defaults filled in for what it lacks), or as learnt."""
+        try:
+            return self._read
+        except AttributeError:
+            return frozenset(f.name for f in dataclasses.fields(self) if getattr(self, f.name) is not UNSET)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchRecord:
+    """One capacity search (run/measure/steps.py): its model and repetition, why it stopped, and its answer."""
+    runtime: str
+    scenario: str
+    model: str
+    repetition: int
+    stop: Stop
+    held: float | None  # the highest rate that held, below the lowest that broke
+    broke: float | None
+    steps: int
+    variant: str = ""
+    ceiling: float | None = None  # the rate it could not be measured beyond (the database's point-select rate)
+
+    @classmethod
+    def from_json(cls, data: dict) -> SearchRecord:
+        return cls(**dict(data, stop=Stop(data["stop"])))
 
 
 @dataclasses.dataclass(slots=True)
 class RuntimeInfo(Facts):
-    """One runtime's facts: how it was prepared, its command and limits, and its start-up."""
-    java_home: str = UNSET
-    prepared: dict = UNSET  # what Runtime.prepare reports: the JVM's ergonomics, the image it built; written flat
-    limits: dict | None = UNSET  # a container's CPU and memory limits (None: not a container)
-    command: str = UNSET
-    probe: str = UNSET  # where the sampler reads the app's process figures
-    first_request_s: float = UNSET
-    quarkus_started_s: float | None = UNSET
-    start_warnings: list[str] = UNSET
-    rss_idle_mb: float | None = UNSET
-    cold_starts: list[dict] = UNSET
-    warmup_curve: dict = UNSET  # the load and the successful requests per second
+    """One runtime's facts: how it was prepared, its command and limits, and its start-up. Written in this order,
+    prepared's facts flat and first."""
+    prepared: dict = fact(missing={})  # what Runtime.prepare reports: the JVM's ergonomics, the image it built
+    limits: dict | None = fact()  # a container's CPU and memory limits (None: not a container)
+    java_home: str = fact()
+    first_request_s: float = fact()
+    probe: str = fact()  # where the sampler reads the app's process figures
+    quarkus_started_s: float | None = fact()
+    command: str = fact(missing="")
+    start_warnings: list[str] = fact(missing=[])
+    rss_idle_mb: float | None = fact(missing=None)
+    cold_starts: list[dict] = fact(missing=[])  # first_request_s, quarkus_started_s and rss_mb of each start
+    warmup_curve: dict = fact(missing=None)  # the load and the successful requests per second
 
-    def to_json(self) -> dict:
-        facts = Facts.to_json(self)
+    def to_json(self, recorded: bool = False) -> dict:
+        facts = Facts.to_json(self, recorded)
         return dict(facts.pop("prepared", {}), **facts)
+
+    @classmethod
+    def from_json(cls, data: dict, extra: str | None = "prepared") -> RuntimeInfo:
+        return super(RuntimeInfo, cls).from_json(data, extra)
+
+
+def runtime_infos(data: dict) -> dict[str, RuntimeInfo]:
+    return {name: RuntimeInfo.from_json(info) for name, info in data.items()}
+
+
+def search_records(data: list) -> list[SearchRecord]:
+    return [SearchRecord.from_json(s) for s in data]
 
 
 @dataclasses.dataclass(slots=True)
 class Environment(Facts):
-    # the machine and the software (run/machine.environment)
-    command_line: str = UNSET
-    preset: str = UNSET
-    started: str = UNSET
-    cpu_model: str | None = UNSET
-    cores: int = UNSET
-    memory_gib: float = UNSET
-    load_average_at_start: tuple[float, float, float] = UNSET
-    open_files_limit: int = UNSET
-    os: str = UNSET
-    jdk: str = UNSET
-    gc: str = UNSET
-    quarkus: str = UNSET
-    limits: dict[str, str] = UNSET  # "what it bounds (property)" -> value in application.properties
-    jdbc_pool_max: str = UNSET
-    k6: str = UNSET
-    git_commit: str | None = UNSET
-    # the plan and the settings (cli.settings)
-    pinning: str = UNSET
-    planned_seconds: int = UNSET
-    planned_seconds_at_most: int = UNSET
-    duration_s: float = UNSET
-    warmup_s: float = UNSET
-    repeat: int = UNSET
-    users: int = UNSET
-    timeout_s: float = UNSET
-    jwt: str = UNSET
-    scenarios: tuple[str, ...] = UNSET
-    variants: dict[str, list[str]] = UNSET
-    models: tuple[str, ...] = UNSET
-    runtimes: tuple[str, ...] = UNSET
-    target: str | None = UNSET
-    flamegraph: str | None = UNSET
-    cold_starts: int = UNSET
-    warmup_curve_s: float = UNSET
-    planned_start_up_seconds: int = UNSET
-    loads: dict[str, list[str]] = UNSET
-    database: str = UNSET
-    # what the run prepared (runner.prepare)
-    mysql_driver: dict[str, str] = UNSET  # packaged app -> Connector/J version
-    runtime_info: dict[str, RuntimeInfo] = UNSET
-    native_executables: list[str] = UNSET
-    flamegraphs: str = UNSET
-    # what the run met
-    point_select: dict = UNSET  # the database's point-select rate: qps and how it was measured
-    load_seconds: int = UNSET
-    restarts: int = UNSET  # apps restarted after a starved run
-    skipped: list[str] = UNSET  # ladder steps above a model's first SLO breach
-    searches: list[dict] = UNSET  # each capacity search: its model, repetition, answer and why it stopped
-    pinned_recording: str = UNSET
-    wall_seconds: int = UNSET
-    failures: list[str] = UNSET
-    complete: bool = UNSET
+    """Declared in the order of the report's settings table (the facts with setting=True); the others where they
+    belong. Filled in by run/provision/machine.environment (the machine and the software), copy_settings (the
+    command line's settings), run/runner.py (the plan, what it prepared, what it met) and run/measure/steps.py."""
+    schema_version: int = dataclasses.field(default=SCHEMA_VERSION, metadata=fact(missing=1).metadata)
+    command_line: str = fact(setting=True, config="command_line", missing=None)
+    preset: str = fact(setting=True, config="preset")
+    started: str = fact()
+    planned_seconds: int = fact(setting=True, missing=None)
+    planned_seconds_at_most: int = fact(setting=True, missing=None)
+    load_seconds: int = fact(setting=True, missing=None)
+    restarts: int = fact(setting=True)  # apps restarted after a starved run
+    skipped: list[str] = fact(setting=True)  # ladder steps above a model's first SLO breach
+    wall_seconds: int = fact(setting=True, missing=None)
+    duration_s: float = fact(setting=True, config="duration")
+    warmup_s: float = fact(setting=True, config="warmup")
+    repeat: int = fact(setting=True, config="repeat")
+    loads: dict[str, list[str]] = fact(setting=True, config="load_labels")
+    users: int = fact(setting=True, config="users")
+    timeout_s: float = fact(setting=True, config="timeout")
+    jwt: str = fact(setting=True, config="jwt")
+    database: str = fact(setting=True, config="database")
+    target: str | None = fact(setting=True, config="target")
+    pinning: str = fact(setting=True, missing=None)
+    cores: int = fact(setting=True, missing=1)
+    cpu_model: str | None = fact(setting=True)
+    memory_gib: float = fact(setting=True)
+    jdk: str = fact(setting=True)
+    mysql_driver: dict[str, str] = fact(setting=True)  # packaged app -> Connector/J version
+    gc: str = fact(setting=True)
+    quarkus: str = fact(setting=True)
+    k6: str = fact(setting=True)
+    git_commit: str | None = fact(setting=True)
+    load_average_at_start: tuple[float, float, float] = fact(setting=True, read=tuple)
+    open_files_limit: int = fact(setting=True)
+    cold_starts: int = fact(setting=True, config="cold_starts")
+    warmup_curve_s: float = fact(setting=True, config="warmup_curve")
+    planned_start_up_seconds: int = fact(setting=True)
+    runtime_info: dict[str, RuntimeInfo] = fact(setting=True, read=runtime_infos, missing={})
+    flamegraphs: str = fact(setting=True)
+    failures: list[str] = fact(setting=True, missing=[])
+    # not in the settings table
+    os: str = fact()
+    limits: dict[str, str] = fact(missing={})  # "what it bounds (property)" -> value in application.properties
+    jdbc_pool_max: str = fact()
+    scenarios: tuple[str, ...] = fact(config="scenarios", read=tuple)
+    variants: dict[str, list[str]] = fact(config="variants")
+    models: tuple[str, ...] = fact(config="models", read=tuple)
+    runtimes: tuple[str, ...] = fact(config="runtimes", read=tuple)
+    flamegraph: str | None = fact(config="flamegraph")
+    native_executables: list[str] = fact(missing=[])
+    point_select: dict = fact(missing=None)  # the database's point-select rate: qps and how it was measured
+    searches: list[SearchRecord] = fact(read=search_records, missing=[])
+    pinned_recording: str = fact()
+    complete: bool = fact(missing=False)
 
-    def to_json(self) -> dict:
-        facts = Facts.to_json(self)
-        if "runtime_info" in facts:
-            facts["runtime_info"] = {name: info.to_json() for name, info in self.runtime_info.items()}
-        return facts
+    def copy_settings(self, config) -> None:
+        """The settings of the command line (a Config), each under its name here."""
+        self.update(**{f.name: getattr(config, f.metadata["config"]) for f in dataclasses.fields(self)
+                       if f.metadata["config"]})
+
+    def settings(self) -> list[tuple[str, Any]]:
+        """The report's settings table: (name, value) of each setting results.json recorded, in declared order."""
+        recorded = self.recorded()
+        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)
+                if f.metadata["setting"] and f.name in recorded]
+
+    @classmethod
+    def from_json(cls, data: dict, extra: str | None = None) -> Environment:
+        version = data.get("schema_version", 1)
+        if version > SCHEMA_VERSION:
+            raise ValueError(f"results.json has schema version {version}; this bench reads up to {SCHEMA_VERSION}")
+        return super(Environment, cls).from_json(data, extra, legacy=version == 1)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchlab.report.wording import fmt
+from benchlab.formatting import fmt
 
 BLOCK_S = 5  # seconds per block: longer than the queues seen here take to drain at a stable load
 RESAMPLES = 2000

@@ -8,7 +8,8 @@ import os
 
 import pandas as pd
 
-from benchlab.model import RunRow
+from benchlab.model import RunRow, step_label
+from benchlab.results.environment import Environment
 from benchlab.results.windows import PER_SECOND
 
 RESULTS_CSV = "results.csv"
@@ -17,13 +18,13 @@ RESULTS_JSON = "results.json"
 WINDOW_COLUMNS = ["tag", "t", *PER_SECOND]
 
 
-def write(out: str, rows: list[RunRow], env: dict) -> None:
+def write(out: str, rows: list[RunRow], env: Environment) -> None:
     records = [dataclasses.asdict(r) for r in rows]
     columns = [f.name for f in dataclasses.fields(RunRow)]
     pd.DataFrame(records, columns=columns).to_csv(os.path.join(out, RESULTS_CSV), index=False)
     tmp = os.path.join(out, RESULTS_JSON + ".tmp")
     with open(tmp, "w") as f:
-        json.dump({"environment": env, "runs": records}, f, indent=1)
+        json.dump({"environment": env.to_json(), "runs": records}, f, indent=1)
     os.replace(tmp, os.path.join(out, RESULTS_JSON))
 
 
@@ -37,10 +38,12 @@ def append_windows(out: str, tag: str, per_second: pd.DataFrame) -> None:
     df[WINDOW_COLUMNS].to_csv(path, mode="a", index=False, header=not os.path.isfile(path))
 
 
-def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """(runs, windows, environment) of a finished or interrupted benchmark."""
+def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, Environment]:
+    """(runs, windows, environment) of a finished or interrupted benchmark, also one an older bench wrote: its
+    environment read into the record it was written from (Environment.from_json), its tables given the columns it
+    lacks."""
     with open(os.path.join(out, RESULTS_JSON)) as f:
-        env = json.load(f)["environment"]
+        env = Environment.from_json(json.load(f)["environment"])
     runs = pd.read_csv(os.path.join(out, RESULTS_CSV))
     for f in dataclasses.fields(RunRow):
         if f.name not in runs:  # a table written by an older bench: the figure was not recorded
@@ -51,6 +54,15 @@ def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         if column not in win:  # written by an older bench (no p50 per second)
             win[column] = None
     return runs, win, env
+
+
+def variant_medians(runs: pd.DataFrame, scenario: str, **columns) -> list[tuple[str, str, pd.DataFrame]]:
+    """A scenario's runs per load step and model, in table order: the step's label, the model, and one row per variant
+    (its index, in the order measured) of the columns named, each aggregated over the repetitions as pandas' named
+    aggregation says (name=(column, "median")). Empty where the scenario did not run."""
+    rows = runs[runs.scenario == scenario]
+    return [(step_label(kind, load), model, g.groupby("variant", sort=False).agg(**columns))
+            for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True)]
 
 
 def median_rows(runs: pd.DataFrame) -> pd.DataFrame:

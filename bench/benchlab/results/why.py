@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from benchlab import scenarios  # read when explaining: the scenarios' views use this module
 
 
 class Level(Enum):
@@ -79,8 +78,10 @@ def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
     return [hit for hit in scores(row, cores) if hit[0] >= 1]
 
 
-def explain(row: dict, cores: int) -> str:
-    """One sentence for a run, e.g. the first step where a model broke its SLO."""
+def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
+    """One sentence for a run, e.g. the first step where a model broke its SLO. branches_nest: the scenario's worker
+    model holds a worker thread while it waits for branches that need worker threads too (Scenario.worker_branches_nest),
+    which the sentence then names as the reason for a full worker-pool queue."""
     hits = saturated(row, cores)
     if not hits:
         nearest = next((h for h in scores(row, cores) if h[0] > 0), None)
@@ -91,8 +92,7 @@ def explain(row: dict, cores: int) -> str:
                 f"of its level" + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
-    scenario = scenarios.SCENARIOS.get(row.get("scenario"))
-    if rule.column == "worker_queue_max" and scenario and scenario.worker_branches_nest:
+    if rule.column == "worker_queue_max" and branches_nest:
         text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":
         text += cpu_users(row, cores)

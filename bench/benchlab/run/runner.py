@@ -9,16 +9,17 @@ import traceback
 
 from benchlab.config import Config
 from benchlab.model import Limit
-from benchlab.plan.planner import Plan, app_key
+from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
+from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
-from benchlab.run import drivers, health, jvm, k6tool, machine, pinned, pinning, profiler, runtimes, services, startup
-from benchlab.run.app import Apps, Services
-from benchlab.run.measure import K6Runs
+from benchlab.run.measure import k6tool, pinned, point_select, profiler
+from benchlab.run.measure.k6runs import K6Runs
+from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.run.services import ROOT
+from benchlab.run.provision import drivers, health, jvm, machine, pinning, runtimes
+from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
-from benchlab.run.steps import Block, Steps
 from benchlab.scenarios import SCENARIOS, variant_of
 
 
@@ -47,11 +48,13 @@ class Bench:
             self.k6 = K6Runs(state, k6_exe, self.k6_cores)
             if config.live:
                 log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
-            state.env = machine.environment(config, java_home, k6tool.k6_version(k6_exe))
+            state.env = machine.environment(java_home, k6tool.k6_version(k6_exe))
+            self.env.copy_settings(config)
             self.env.update(pinning=pinning.describe(config.pin, os.cpu_count() or 1),
                             planned_seconds=round(state.plan.planned_seconds()),
                             planned_seconds_at_most=round(state.plan.planned_seconds(upper_bound=True)),
-                            **config.settings)
+                            planned_start_up_seconds=round(start_up_seconds(len(config.runtimes), config.cold_starts,
+                                                                            config.warmup_curve)))
             status = self.run_target(config.target) if config.target else self.run_local(java_home, workdir)
         except Interrupted as e:
             log(f"interrupted ({e}): stopping everything")
@@ -66,7 +69,7 @@ class Bench:
                 status = status or 1
             shutil.rmtree(workdir, ignore_errors=True)
         self.env.update(wall_seconds=round(time.time() - started), failures=state.failures, complete=status == 0)
-        table.write(state.out, state.rows, self.env.to_json())
+        table.write(state.out, state.rows, self.env)
         return status
 
     def prepare(self, java_home) -> tuple[dict, dict]:
@@ -162,16 +165,16 @@ class Bench:
             info.start_warnings = warnings
             log(f"WARNING: app ({rt.name}): {' / '.join(warnings)}; see {app.log_path}")
         health.smoke_test(base_url, config, up.tokens_file)
-        info.rss_idle_mb = startup.rss_mb(app.pid)
+        info.rss_idle_mb = rss_mb(app.pid)
         if config.warmup_curve:
             info.warmup_curve = self.k6.warmup_curve(rt.name, base_url, up.tokens_file)
             log(f"app ({rt.name}) warm-up curve: {info.warmup_curve['ok_per_s']} successful requests/s")
-        point_select = any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios)
-        if point_select and self.env.get("point_select") is None:
+        needs_point_select = any(SCENARIOS[s].limit == Limit.POINT_SELECT for s in config.scenarios)
+        if needs_point_select and self.env.get("point_select") is None:
             threads = int(self.env.jdbc_pool_max)
             log(f"measuring the database's point-select rate ({threads} JDBC threads, "
                 f"{config.pointselect_seconds:.0f} s; the app is idle)")
-            self.env.point_select = services.point_select_rate(self.state.pm, java_home, up.db_url, config,
+            self.env.point_select = point_select.point_select_rate(self.state.pm, java_home, up.db_url, config,
                                                                   threads, self.state.logs)
             log(f"point-select rate: {self.env.point_select['qps']:.0f} queries/s")
         return app, probe
@@ -182,7 +185,7 @@ class Bench:
         `current` and the result: (app, probe, what it runs)."""
         app, probe, running = current
         scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
-        block_props = dict(up.app_props, **block[0].props)
+        block_props = dict(up.app_props, **run_props(block[0]))
         if variant.redis:
             block_props["quarkus.redis.hosts"] = up.redis_url
         app_dir = app_dirs.get(variant.driver, drivers.SHIPPED_APP)
@@ -217,7 +220,7 @@ class Bench:
         if needing and not config.tokens:
             raise RuntimeError(f"--target with the {', '.join(needing)} scenario needs --tokens FILE: tokens signed "
                                f"with the target's key (one per line)")
-        configured = sorted({r.scenario for r in state.plan.runs if r.props})
+        configured = sorted({r.scenario for r in state.plan.runs if run_props(r)})
         if configured:
             raise RuntimeError(f"--target cannot measure {', '.join(configured)}: its variants configure the app "
                                f"(pool sizes, executors), which only a local run can start; measure it locally")

@@ -1,14 +1,17 @@
-"""Every scenario, one module each, in the order the report shows them. A module defines SCENARIO (model.Scenario):
-its k6 script and SLO (passed to k6 as its thresholds), its loads in each preset, its smoke-test probes, its app
-configurations and its report view. A new scenario is a module here, its line below, and a test."""
+"""Every scenario, one module each. A module defines SCENARIO (model.Scenario): its k6 script and SLO (passed to k6
+as its thresholds), its loads in each preset, its smoke-test probes and its app configurations. Definitions only: a
+scenario's own section of the report is report/views/<module>.py. A new scenario is its module and its name in ORDER
+(bench/README.md, "How to add a scenario")."""
 from __future__ import annotations
 
-from benchlab.model import Scenario, Variant
-from benchlab.scenarios import (aggregate, article_001, cache, executors, gateway, hold, jwt_mysql, mixed,
-                                pool_sweep)
+import importlib
 
-SCENARIOS: dict[str, Scenario] = {module.SCENARIO.name: module.SCENARIO for module in (
-    jwt_mysql, aggregate, article_001, executors, pool_sweep, cache, gateway, hold, mixed)}
+from benchlab.model import Scenario, Variant
+
+# The scenarios' modules in the order the report shows them.
+ORDER = ("jwt_mysql", "aggregate", "article_001", "executors", "pool_sweep", "cache", "gateway", "hold", "mixed")
+SCENARIOS: dict[str, Scenario] = {scenario.name: scenario for scenario in (
+    importlib.import_module(f"{__name__}.{module}").SCENARIO for module in ORDER)}
 
 
 def variant_of(scenario: str, name: str) -> Variant:

@@ -1,72 +1,10 @@
 """Article 000's last step: the aggregation behind a local (Caffeine) and a remote (Redis) tier, ids drawn from a Zipf
 distribution (GET /{model}/users/{id}/aggregate/cached); the uncached aggregation is the reference, measured in the
 same run."""
-from __future__ import annotations
-
-import pandas as pd
-
-from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Probe, Scenario, Variant, step_label
-from benchlab.report.layout import Fixed, Table, num
+from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Probe, Scenario, Variant
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "cache"
-
-
-def cached_share(local_pct, remote_pct) -> float | None:
-    """Requests answered from either tier: local hits, plus the local misses that Redis answered."""
-    if local_pct is None or pd.isna(local_pct):
-        return None
-    remote = 0.0 if remote_pct is None or pd.isna(remote_pct) else remote_pct
-    return local_pct + (100 - local_pct) * remote / 100
-
-
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
-    """Per load and model: each cache configuration against the uncached aggregation measured in the same run."""
-    rows = runs[runs.scenario == NAME]
-    if rows.empty:
-        return None
-    limits = env.get("limits") or {}
-    table_rows, sentences = [], []
-    for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
-        step = step_label(kind, load)
-        med = g.groupby("variant", sort=False).agg(
-            reps=("repetition", "nunique"), ok_rps=("ok_rps", "median"), p50_ms=("p50_ms", "median"),
-            p99_ms=("p99_ms", "median"), errors=("errors", "sum"), dropped=("dropped", "sum"),
-                                                   requests=("requests", "sum"),
-            local=("local_hit_pct", "median"), remote=("remote_hit_pct", "median"),
-            cpu=("app_cpu_ms_per_req", "median"))
-        base = med.ok_rps.get("uncached")
-        for variant, r in med.iterrows():
-            cached = None if variant == "uncached" else cached_share(r.local, r.remote)
-            table_rows.append([step, model, variant, str(int(r.reps)), r.ok_rps,
-                               "1.00" if variant == "uncached" else (f"{r.ok_rps / base:.2f}" if base else "-"),
-                               r.p50_ms, r.p99_ms, f"{int(r.errors)} / {int(r.dropped)}",
-                               "-" if variant == "uncached" else Fixed(r.local, 1),
-                               "-" if variant == "uncached" else Fixed(r.remote, 1),
-                               "-" if cached is None else Fixed(cached, 1), Fixed(r.cpu, 2)])
-        cached_rows = med.drop(index="uncached", errors="ignore")
-        if base and not cached_rows.empty:
-            best = cached_rows.ok_rps.idxmax()
-            r = cached_rows.loc[best]
-            sentences.append(
-                f"cache, {model} at {step}: {best} answers {num(r.ok_rps)} req/s, {r.ok_rps / base:.1f}x the uncached "
-                f"{num(base)} req/s, with {num(cached_share(r.local, r.remote), 1)} % of requests answered from a "
-                f"cache tier (p99 {num(r.p99_ms)} ms against {num(med.p99_ms['uncached'])} ms).")
-    lifetimes = [f"{v} in {k.split(': lifetime in ')[1].split(' (')[0]}" for k, v in limits.items()
-                 if ": lifetime in " in k]
-    ttl = " and ".join(lifetimes) or "the tiers' lifetimes"
-    note = ("Ids follow a Zipf distribution over the seeded users (k6/lib/zipf.js, exponent 1.1), as real traffic "
-            "repeats popular ids. The models share the cache: the block's warm-ups fill it, and a model measured later "
-            "in a block finds it warmer (repetitions alternate the order; short runs show it most). "
-            "local-N: Caffeine holding N aggregates, no remote tier; +redis: Redis behind it. Local hits: lookups "
-            "the local tier answered; Redis hits: local misses Redis answered; from cache: both. x uncached: "
-            "throughput against the uncached aggregation of the same model at the same load. Failed / dropped: "
-            "failed requests and iterations k6 could not start. Staleness: an answer changed at its source stays "
-            f"cached until DELETE /cache/aggregate/{{id}} (Redis and, by pub/sub, every replica's local tier), at "
-            f"most {ttl}.")
-    return Table("Cached aggregation (article 000's last step): hit ratio, throughput and latency against uncached",
-                 ["load", "model", "cache", "reps", "ok req/s", "x uncached", "p50 ms", "p99 ms", "failed / dropped",
-                  "local hits %", "Redis hits %", "from cache %", "app CPU ms/req"], table_rows, note), sentences
 
 
 def local_cache(entries: int) -> tuple[tuple[str, str], ...]:
@@ -82,4 +20,4 @@ SCENARIO = Scenario(
               Variant("local-1000+redis", local_cache(1000), redis=True)),
     quick=InPreset("vus:50", variants=("uncached", "local-1000+redis")),
     default=InPreset("vus:150,200,800", selected=False),
-    probes=(AGGREGATE, Probe("GET", "/{model}/users/1/aggregate/cached", '"level"')), view=view)
+    probes=(AGGREGATE, Probe("GET", "/{model}/users/1/aggregate/cached", '"level"')))

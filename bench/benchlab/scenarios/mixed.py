@@ -1,66 +1,9 @@
 """Article 002: 100 ms of I/O, then 2,000 SHA-256 rounds (a few ms of CPU) on the model's thread or on the app's
 bounded CPU pool (GET /{model}/mixed and /{model}/mixed/offload); the same app, so the two variants differ only in the
 URL k6 calls."""
-from __future__ import annotations
-
-import pandas as pd
-
-from benchlab.model import SLO_MAX_BAD_SHARE, InPreset, Limit, Probe, Scenario, Variant, step_label
-from benchlab.report.layout import Fixed, Table, num, percent
+from benchlab.model import InPreset, Limit, Probe, Scenario, Variant
 
 NAME = "mixed"
-# A p99 or a throughput has to move by more than this to count: single short runs on a shared machine scatter so.
-MIXED_MARGIN = 0.10
-
-
-def overloaded(r) -> bool:
-    """Failed plus dropped beyond the SLO's share of the requests offered: the step is past saturation."""
-    offered = (r.requests or 0) + (r.dropped or 0)
-    return offered > 0 and (r.errors + r.dropped) > SLO_MAX_BAD_SHARE * offered
-
-
-def offload_verdict(inline, offload) -> str:
-    """helps: a lower p99 by more than the margin at no lower throughput; hurts: a higher p99 or a lower throughput
-    by more than the margin; else no clear difference. Past saturation on both sides the p99 is the queue's length
-    when the run stopped, so there only the throughput counts."""
-    if overloaded(inline) and overloaded(offload):
-        if offload.ok > (1 + MIXED_MARGIN) * inline.ok:
-            return "serves more (both past saturation)"
-        if offload.ok < (1 - MIXED_MARGIN) * inline.ok:
-            return "serves less (both past saturation)"
-        return f"makes no clear difference (both past saturation: throughput within {percent(MIXED_MARGIN, 0)})"
-    if offload.ok < (1 - MIXED_MARGIN) * inline.ok or offload.p99 > (1 + MIXED_MARGIN) * inline.p99:
-        return "hurts"
-    if offload.p99 < (1 - MIXED_MARGIN) * inline.p99 and offload.ok >= 0.99 * inline.ok:
-        return "helps"
-    return f"makes no clear difference (within {percent(MIXED_MARGIN, 0)})"
-
-
-def view(runs: pd.DataFrame, win: pd.DataFrame, env: dict) -> tuple[Table, list[str]] | None:
-    """Article 002's I/O + CPU: each model with the rounds inline and offloaded, at each arrival rate."""
-    rows = runs[runs.scenario == NAME]
-    if rows.empty:
-        return None
-    table_rows, sentences = [], []
-    for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True):
-        med = g.groupby("variant", sort=False).agg(ok=("ok_rps", "median"), p99=("p99_ms", "median"),
-                                                   errors=("errors", "sum"), dropped=("dropped", "sum"),
-                                                   requests=("requests", "sum"),
-                                                   cpu=("app_cpu_pct", "median"), per=("app_cpu_ms_per_req", "median"))
-        for variant, r in med.iterrows():
-            table_rows.append([step_label(kind, load), model, variant, r.ok, r.p99,
-                               f"{int(r.errors)} + {int(r.dropped)} dropped", Fixed(r.cpu, 0), Fixed(r.per, 2)])
-        if {"inline", "offload"} <= set(med.index):
-            a, b = med.loc["inline"], med.loc["offload"]
-            sentences.append(f"mixed, {model} at {step_label(kind, load)}: offloading {offload_verdict(a, b)} (p99 {num(b.p99)} ms against {num(a.p99)} ms "
-                             f"inline; {num(b.ok)} against {num(a.ok)} req/s; CPU {num(b.per, 2)} against "
-                             f"{num(a.per, 2)} ms per request).")
-    note = ("Each request: a 100 ms downstream call, then SHA-256 rounds over 4 KB on the model's own thread "
-            "(inline; for reactive, the event loop) or on the app's bounded CPU pool (offload: one thread per core). "
-            "Failed + dropped beside the latencies; CPU: the app's, 100 = one core.")
-    return Table("I/O mixed with CPU work (article 002): inline against offloaded to a bounded pool",
-                 ["load", "model", "variant", "ok req/s", "p99 ms", "failed", "app CPU %", "CPU ms/req"],
-                 table_rows, note), sentences
 
 
 SCENARIO = Scenario(
@@ -68,5 +11,4 @@ SCENARIO = Scenario(
     variants=(Variant("inline", k6_env=(("CPU", "2000"),)),
               Variant("offload", k6_env=(("CPU", "2000"), ("OFFLOAD", "1")))),
     quick=InPreset("100"), default=InPreset("50,100,200,400,800", selected=False),
-    probes=(Probe("GET", "/{model}/mixed?cpu=1", '"digest"'), Probe("GET", "/{model}/mixed/offload?cpu=1", '"digest"')),
-    view=view)
+    probes=(Probe("GET", "/{model}/mixed?cpu=1", '"digest"'), Probe("GET", "/{model}/mixed/offload?cpu=1", '"digest"')))

@@ -1,6 +1,5 @@
-"""The processes a benchmark needs beside the app: the embedded database and Redis, the tokens and their key, the
-database's point-select rate, and the report scenario's table emptied between runs."""
-import json
+"""The processes a benchmark needs beside the app: the embedded database and Redis, the tokens and their key, and the
+report scenario's table emptied between runs."""
 import os
 import re
 import secrets
@@ -8,8 +7,7 @@ import subprocess
 import threading
 import time
 
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-ISSUER = "https://concurrency-lab.example/issuer"
+from benchlab.project import ISSUER, ROOT
 
 
 def start_database(pm, java_home, logs):
@@ -80,20 +78,6 @@ def generate_tokens(pm, count, path, jwt, logs):
         n = sum(1 for line in f if line.strip())
     if n != count:
         raise RuntimeError(f"expected {count} tokens in {path}, found {n}")
-
-
-def point_select_rate(pm, java_home, db_url, config, threads, logs):
-    argv = [os.path.join(java_home, "bin", "java"), "-cp", os.path.join(ROOT, "target/quarkus-app/lib/main/*"),
-            os.path.join(ROOT, "bench", "PointSelectRate.java"), "--url", db_url, "--user", config.db_user,
-            "--password", config.db_password, "--threads", str(threads), "--seconds", str(config.pointselect_seconds),
-            "--warmup", "2", "--users", str(config.users)]
-    log_path = os.path.join(logs, f"pointselect-{threads}.log")
-    pm.run("point-select measurement", argv, log_path, timeout=300)
-    with open(log_path) as f:
-        line = next((l for l in f if l.startswith("{")), None)
-    if line is None:
-        raise RuntimeError(f"PointSelectRate failed; see {logs}/pointselect-{threads}.log")
-    return json.loads(line)
 
 
 def empty_reports(db_url, user, password):

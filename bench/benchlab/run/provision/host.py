@@ -5,7 +5,9 @@ import glob
 import os
 import re
 
-from benchlab.run import jvm, sampler, startup
+from benchlab.project import AOT_OPTIONS
+from benchlab.run import probe
+from benchlab.run.provision import jvm
 
 
 class Runtime:
@@ -33,7 +35,7 @@ class Runtime:
 
     def probe(self, app):
         """What the sampler reads: the app's main process in /proc (and its cgroup for containers)."""
-        return sampler.Probe(app.pid)
+        return probe.Probe(app.pid)
 
     def limits(self):
         return None
@@ -99,7 +101,7 @@ class JvmAotRuntime(JvmRuntime):
     CACHE = "app.aot"
     MIN_JDK = 25
     BUILD = "./mvnw verify -Daot"
-    AOT_OPTIONS = list(startup.AOT_OPTIONS)
+    AOT_OPTIONS = list(AOT_OPTIONS)
     # -XX:StartFlightRecording adds the jdk.jfr module, and a cache trained without it cannot be used ("Mismatched
     # values for property jdk.module.addmods"): this runtime's rows have no pinned-thread count.
     records_jfr = False

@@ -8,9 +8,9 @@ import time
 
 import psutil
 
+from benchlab.project import ROOT
 from benchlab.results.environment import Environment
-from benchlab.run import jvm
-from benchlab.run.services import ROOT
+from benchlab.run.provision import jvm
 
 # The app's limits printed in the report (a limit hides queueing): property -> what it bounds.
 LIMIT_PROPERTIES = {
@@ -72,7 +72,7 @@ def raise_open_files(wanted=65_536):
             continue
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
-def environment(config, java_home, k6_version) -> Environment:
+def environment(java_home, k6_version) -> Environment:
     """The machine, the software and the limits in force, for the report's header."""
     text = jvm.print_flags(java_home)
     chosen = jvm.ergonomics(text)
@@ -83,7 +83,7 @@ def environment(config, java_home, k6_version) -> Environment:
         quarkus = "unknown"
     props = app_properties()
     return Environment(
-        command_line=config.command_line, preset=config.preset, started=time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        started=time.strftime("%Y-%m-%d %H:%M:%S %z"),
         cpu_model=first_line("/proc/cpuinfo", "model name"), cores=psutil.cpu_count(),
         memory_gib=round(psutil.virtual_memory().total / 2**30, 1), load_average_at_start=os.getloadavg(),
         open_files_limit=raise_open_files(), os=platform.platform(),

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchlab.model import RunRow
+from benchlab.project import BENCH
 
-BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SETTINGS = os.path.join(BENCH, "jfr", "pinned.jfc")
 READER = os.path.join(BENCH, "PinnedEvents.java")
 EVENT = "jdk.VirtualThreadPinned"

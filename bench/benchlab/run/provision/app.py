@@ -5,9 +5,9 @@ import dataclasses
 import os
 import time
 
-from benchlab.run import health, pinning, runtimes, services, startup
+from benchlab.project import ROOT, rss_mb
 from benchlab.run.procs import log
-from benchlab.run.services import ROOT
+from benchlab.run.provision import health, pinning, runtimes, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -117,7 +117,7 @@ class Apps:
         for i in range(1, config.cold_starts + 1):
             proc, first = self.launch(rt, java_home, up.app_props, up, f"cold-{rt.name}-{i}.log")
             try:
-                starts.append({"first_request_s": round(first, 3), "rss_mb": startup.rss_mb(proc.pid),
+                starts.append({"first_request_s": round(first, 3), "rss_mb": rss_mb(proc.pid),
                                "quarkus_started_s": health.quarkus_started(proc)})
             finally:
                 self.state.pm.stop(proc)

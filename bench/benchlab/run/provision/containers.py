@@ -6,9 +6,10 @@ import shutil
 import subprocess
 import time
 
-from benchlab.run import jvm, sampler
-from benchlab.run.host import Runtime, find_runners
+from benchlab.run import probe
 from benchlab.run.procs import Container, log
+from benchlab.run.provision import jvm
+from benchlab.run.provision.host import Runtime, find_runners
 
 APP_IMAGE_REPO = "localhost/concurrency-lab/bench-app"
 LOCAL_JVM_BASE = "localhost/concurrency-lab/jvm-base:25"  # deploy/images/build-base-image.sh's default name
@@ -160,7 +161,7 @@ class ContainerRuntime(Runtime):
         return ctr
 
     def probe(self, app):
-        return sampler.Probe(app.pid, cgroup=True)
+        return probe.Probe(app.pid, cgroup=True)
 
     def describe(self, root, java_home):
         lim = self.limits()

@@ -7,13 +7,14 @@ import time
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
-from benchlab.report.wording import duration
 from benchlab.results import slo, table, why
-from benchlab.run import health, services
-from benchlab.run.measure import K6Runs
+from benchlab.results.environment import SearchRecord
+from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
+from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -117,9 +118,9 @@ class Steps:
                 searches[run.model].record(rate, slo.holds_slo(values), generator_limited(values, cores))
         for placeholder in runs:
             found = searches[placeholder.model]
-            env.append("searches", dict(
+            env.append("searches", SearchRecord(
                 runtime=placeholder.runtime, scenario=placeholder.scenario, variant=placeholder.variant,
-                model=placeholder.model, repetition=placeholder.repetition, stop=found.stop.value, held=found.held,
+                model=placeholder.model, repetition=placeholder.repetition, stop=found.stop, held=found.held,
                 broke=found.broke, ceiling=ceiling, steps=len(found.steps)))
             log(f"{placeholder.scenario} {placeholder.model} rep {placeholder.repetition}: search ended "
                 f"({found.stop.value}) after {len(found.steps)} steps, held {found.held}/s, broke {found.broke}/s")
@@ -139,7 +140,7 @@ class Steps:
             f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
             f"dropped {row.dropped} (run {run.index} of {len(state.plan.runs)}, about "
             f"{duration(state.plan.seconds_left(run))} of runs left)")
-        table.write(state.out, state.rows, state.env.to_json())
+        table.write(state.out, state.rows, state.env)
         if block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
         time.sleep(state.plan.cooldown_s)

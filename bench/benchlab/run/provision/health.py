@@ -5,7 +5,8 @@ import time
 import urllib.error
 import urllib.request
 
-from benchlab.run import startup
+from benchlab.config import Config
+from benchlab.project import started_in
 from benchlab.scenarios import SCENARIOS
 
 
@@ -49,7 +50,7 @@ def wait_drained(app, base_url, timeout=15):
         raise StillBusy(f"the app did not become responsive within {timeout} s after a run; see {app.log_path}")
     return waited
 
-def first_success(app, base_url, config, tokens_file, t0, timeout, what):
+def first_success(app, base_url, config: Config, tokens_file, t0, timeout, what) -> float:
     """Seconds from t0 (the start command) to the first 200 on a real endpoint: /<model>/users/me with a token, or
     the aggregate without one. Polled every 50 ms; connection refused and 5xx just mean "not yet"."""
     m = config.models[0]
@@ -75,9 +76,9 @@ def quarkus_started(app):
                 text = f.read()
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return startup.started_in(text)
+    return started_in(text)
 
-def smoke_test(base_url, config, tokens_file):
+def smoke_test(base_url, config: Config, tokens_file) -> None:
     """One request per endpoint and model before any load, so a broken setup fails in seconds, not minutes."""
     probes = list(dict.fromkeys(probe for s in config.scenarios for probe in SCENARIOS[s].probes))
     token = None

@@ -3,19 +3,21 @@
 import os
 import time
 
+from benchlab.config import Config
 from benchlab.model import SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
 from benchlab.results import table, windows
-from benchlab.run import k6tool, sampler
+from benchlab.run.measure import k6tool, sampler
+from benchlab.run.probe import group_cpu_seconds
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, script_of, variant_of
 
 
-def request_timeout_s(run: PlannedRun, config) -> float:
+def request_timeout_s(run: PlannedRun, config: Config) -> float:
     """k6's request timeout: the scenario's own, else --timeout."""
     return SCENARIOS[run.scenario].k6_timeout_s or config.timeout
 
 
-def k6_env(base_url, run: PlannedRun, seconds, config, tokens_file):
+def k6_env(base_url, run: PlannedRun, seconds, config: Config, tokens_file) -> dict[str, str]:
     timeout = request_timeout_s(run, config)
     env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
            "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
@@ -88,14 +90,14 @@ class K6Runs:
 
     def k6_cpu(self):
         p = self.k6_proc
-        return sampler.group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
+        return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services) -> RunRow:
         """k6 at the run's load with the sampler (and the profiler) beside it; `services` the processes of ours
         whose CPU is sampled too."""
         others = {"k6": self.k6_cpu}
         for name, proc in services.items():
-            others[name] = lambda proc=proc: sampler.group_cpu_seconds(proc.pgid)
+            others[name] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{run.tag}.csv"), others)
         cpu_before = probe.cpu_seconds() if probe else None

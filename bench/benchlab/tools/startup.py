@@ -11,19 +11,17 @@ import hmac
 import http.client
 import json
 import os
-import re
 import secrets
 import signal
-import statistics
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 
-ISSUER = "https://concurrency-lab.example/issuer"
-ROOT = os.environ.get("BENCH_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-APP_DIR = os.path.join(ROOT, "target", "quarkus-app")
+from benchlab.formatting import describe, summary
+from benchlab.project import AOT_OPTIONS, APP_DIR, ISSUER, ROOT, rss_mb, started_in
+
 EMAIL = "user1@example.com"
 
 
@@ -41,39 +39,6 @@ def hs256_token(secret, email, issuer=ISSUER, lifetime_s=3600, now=None):
         {"email": email, "iss": issuer, "iat": now, "exp": now + lifetime_s})
     signature = hmac.new(secret.encode(), signing_input.encode(), hashlib.sha256).digest()
     return signing_input + "." + b64(signature)
-
-
-def summary(values):
-    """n, median, min and max of a list of seconds (None where nothing was measured)."""
-    if not values:
-        return {"n": 0, "median": None, "min": None, "max": None}
-    return {"n": len(values), "median": round(statistics.median(values), 3), "min": round(min(values), 3),
-            "max": round(max(values), 3)}
-
-
-def describe(s, unit="s", digits=2):
-    """'2.41 s (2.30-2.77, n=5)'"""
-    if not s["n"]:
-        return "not measured"
-    return f"{s['median']:.{digits}f} {unit} ({s['min']:.{digits}f}-{s['max']:.{digits}f}, n={s['n']})"
-
-
-def started_in(log_text):
-    """Quarkus's own "started in X s" (its JVM-side clock, up to the HTTP listener), or None."""
-    found = re.findall(r"started in ([\d.]+)s", log_text)
-    return float(found[-1]) if found else None
-
-
-def rss_mb(pid):
-    """Resident set size of a process from /proc, in MB (None once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return None
 
 
 def get(url, headers, timeout=5.0):
@@ -98,11 +63,6 @@ def wait_first_success(alive, url, headers, t0, timeout_s, poll_s=0.02):
             pass
         time.sleep(poll_s)
     return None
-
-
-# The JDK 25 AOT cache as `./mvnw verify -Daot` trains it, for a JVM started in target/quarkus-app. AOTMode=on: a cache
-# the JVM cannot use fails the start rather than being measured as the plain JVM. The bench's jvm-aot runtime too.
-AOT_OPTIONS = ("-XX:AOTCache=app.aot", "-XX:AOTMode=on")
 
 
 def jvm_command(java, jvm_args, props, aot):

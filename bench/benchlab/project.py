@@ -1,0 +1,32 @@
+"""The project the bench measures, as both bench/run and bench/startup know it: the repository's root, the packaged
+app, the tokens' issuer, the JDK 25 AOT cache's options, and what the app's process says of itself (Quarkus's
+"started in", its RSS). Standard library only and beneath every other module of benchlab, so that the run side, the
+report and the start-up tool share these facts without importing each other."""
+import os
+import re
+
+BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))  # bench/: its scripts, Java helpers, JFR settings
+ROOT = os.environ.get("BENCH_ROOT") or os.path.dirname(BENCH)
+APP_DIR = os.path.join(ROOT, "target", "quarkus-app")
+ISSUER = "https://concurrency-lab.example/issuer"
+# The JDK 25 AOT cache as `./mvnw verify -Daot` trains it, for a JVM started in target/quarkus-app. AOTMode=on: a cache
+# the JVM cannot use fails the start rather than being measured as the plain JVM.
+AOT_OPTIONS = ("-XX:AOTCache=app.aot", "-XX:AOTMode=on")
+
+
+def started_in(log_text):
+    """Quarkus's own "started in X s" (its JVM-side clock, up to the HTTP listener), or None."""
+    found = re.findall(r"started in ([\d.]+)s", log_text)
+    return float(found[-1]) if found else None
+
+
+def rss_mb(pid):
+    """Resident set size of a process from /proc, in MB (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
