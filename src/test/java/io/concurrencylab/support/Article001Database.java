@@ -1,7 +1,12 @@
 package io.concurrencylab.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.concurrencylab.data.EmbeddedDatabase;
 import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -64,6 +69,20 @@ public final class Article001Database {
         String sql = Files.readString(Path.of("src/main/resources/db/migration", file)).lines()
                 .filter(line -> !line.strip().startsWith("--")).collect(Collectors.joining("\n"));
         return Arrays.stream(sql.split(";")).map(String::strip).filter(statement -> !statement.isEmpty()).toList();
+    }
+
+    /** The packaged app on such a database, as every model serves it: Grace's users/me, and her report (one row each). */
+    public static void assertServedByEveryModel(PackagedApp app) throws IOException, InterruptedException {
+        for (String model : Models.ALL) {
+            HttpResponse<String> me = app.send(HttpRequest.newBuilder(app.uri("/" + model + "/users/me"))
+                    .header("Authorization", "Bearer " + Tokens.rs256("grace@example.com")));
+            assertEquals(200, me.statusCode(), model + ": " + me.body());
+            assertTrue(me.body().contains("\"city\":\"Arlington\""), model + ": " + me.body());
+            HttpResponse<String> report = app.send(HttpRequest.newBuilder(app.uri("/" + model + "/users/me/report"))
+                    .header("Authorization", "Bearer " + Tokens.rs256("grace@example.com"))
+                    .POST(HttpRequest.BodyPublishers.noBody()));
+            assertEquals(200, report.statusCode(), model + ": " + report.body());
+        }
     }
 
     /** Each table with its row count: what a refused start must have left as it was. */
