@@ -11,9 +11,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Starts the application, after one check that a packaged (production) start has what it cannot do without: a
- * database URL, a token verification key, and a database Flyway may migrate ({@link ExistingSchema}). Missing any,
- * it exits at once with one line that names the property to set, instead of a start that fails halfway with pages of stack trace or, worse, starts and answers
- * 401 to every token. Dev mode and tests bring their own database and development key.
+ * database URL, a token verification key, and a database it can run on ({@link ExistingSchema}). Missing any,
+ * it exits at once with one line that names the property to set (or the table or column the database lacks), instead
+ * of a start that fails halfway with pages of stack trace or, worse, starts and answers 401 to every token. Dev mode
+ * and tests bring their own database and development key.
  */
 @QuarkusMain
 public final class Main {
@@ -24,7 +25,12 @@ public final class Main {
     public static void main(String... args) {
         if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged() && !isArchiveRun()) {
             Config config = ConfigProvider.getConfig();
-            Optional<String> missing = missingProductionSetting(config).or(() -> ExistingSchema.problem(config));
+            Optional<String> missing = missingProductionSetting(config);
+            if (missing.isEmpty()) {
+                ExistingSchema.Verdict schema = ExistingSchema.check(config);
+                schema.warnings().forEach(warning -> System.err.println("concurrency-lab warning: " + warning));
+                missing = schema.problem();
+            }
             if (missing.isPresent()) {
                 System.err.println("concurrency-lab cannot start: " + missing.get());
                 System.exit(2);

@@ -1,14 +1,9 @@
 package io.concurrencylab.data;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.concurrencylab.support.Article001Database;
-import io.concurrencylab.support.Models;
 import io.concurrencylab.support.PackagedApp;
-import io.concurrencylab.support.Tokens;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -33,16 +28,7 @@ class AdoptedDatabaseIT {
         String url = Article001Database.create(DATABASE, Article001Database.USERS_TABLE);
         try (PackagedApp app = PackagedApp.start("adopted-app", Map.of("quarkus.datasource.jdbc.url", url,
                 "quarkus.flyway.baseline-on-migrate", "true", "lab.seed.users", "0"))) {
-            for (String model : Models.ALL) {
-                HttpResponse<String> me = app.send(HttpRequest.newBuilder(app.uri("/" + model + "/users/me"))
-                        .header("Authorization", "Bearer " + Tokens.rs256("grace@example.com")));
-                assertEquals(200, me.statusCode(), model + ": " + me.body());
-                assertTrue(me.body().contains("\"city\":\"Arlington\""), model + ": " + me.body());
-                HttpResponse<String> report = app.send(HttpRequest.newBuilder(app.uri("/" + model + "/users/me/report"))
-                        .header("Authorization", "Bearer " + Tokens.rs256("grace@example.com"))
-                        .POST(HttpRequest.BodyPublishers.noBody()));
-                assertEquals(200, report.statusCode(), model + ": " + report.body());
-            }
+            Article001Database.assertServedByEveryModel(app);
         }
         assertEquals(List.of("1 BASELINE", "2 SQL"), history(url));
     }

@@ -15,52 +15,80 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packaged application started as an operator would, with nothing configured: it must not fall back to a toy
- * database or an unverifiable token, but stop at once with one line that names the setting to provide.
+ * database or an unverifiable token, but stop at once with one line that names the setting to provide; and on a
+ * database it cannot run on, one line that names what is missing, leaving the database as it was.
  */
 class ProductionStartIT {
 
     @Test
     void refusesToStartWithoutADatabaseUrl() throws Exception {
-        Result result = start(List.of());
-        assertEquals(2, result.exitCode(), result.output());
-        assertEquals(1, result.output().lines().count(), result.output());
-        assertTrue(result.output().contains("quarkus.datasource.jdbc.url"), result.output());
+        assertRefusal(start(List.of()), "quarkus.datasource.jdbc.url");
     }
 
     @Test
     void refusesToStartWithoutATokenVerificationKey() throws Exception {
-        Result result = start(List.of("-Dquarkus.datasource.jdbc.url=jdbc:mysql://127.0.0.1:9/lab"));
-        assertEquals(2, result.exitCode(), result.output());
-        assertEquals(1, result.output().lines().count(), result.output());
-        assertTrue(result.output().contains("mp.jwt.verify.publickey.location"), result.output());
+        assertRefusal(start(List.of("-Dquarkus.datasource.jdbc.url=jdbc:mysql://127.0.0.1:9/lab")),
+                "mp.jwt.verify.publickey.location");
     }
 
     @Test
-    void refusesADatabaseThatHasTablesButNoFlywayHistoryUntilItIsAdopted() throws Exception {
+    void refusesADatabaseThatHasTablesButNoFlywayHistoryUntilItIsAdoptedOrLeftToItsOwner() throws Exception {
         String url = Article001Database.create("article001_refused", Article001Database.USERS_TABLE);
-        Result result = start(List.of("-Dquarkus.datasource.jdbc.url=" + url, DEVELOPMENT_KEY));
-        assertEquals(2, result.exitCode(), result.output());
-        assertEquals(1, result.output().lines().count(), result.output());
-        assertTrue(result.output().contains("quarkus.flyway.baseline-on-migrate=true"), result.output());
-        assertEquals(List.of("users: 2 rows"), Article001Database.contents(url));
+        assertRefusedOn(url, List.of(), "quarkus.flyway.baseline-on-migrate=true",
+                "quarkus.flyway.migrate-at-start=false");
     }
 
     @Test
     void refusesToAdoptAUsersTableTheAppCannotRead() throws Exception {
         String url = Article001Database.create("article001_mismatch",
                 Article001Database.USERS_TABLE.replace("age INT", "age VARCHAR(16)"));
-        Result result = start(List.of("-Dquarkus.datasource.jdbc.url=" + url,
-                "-Dquarkus.flyway.baseline-on-migrate=true", DEVELOPMENT_KEY));
-        assertEquals(2, result.exitCode(), result.output());
-        assertEquals(1, result.output().lines().count(), result.output());
-        assertTrue(result.output().contains("users.age is varchar"), result.output());
-        assertEquals(List.of("users: 2 rows"), Article001Database.contents(url));
+        assertRefusedOn(url, List.of("-Dquarkus.flyway.baseline-on-migrate=true"), "users.age is varchar");
     }
 
+    @Test
+    void withMigrationOffRefusesArticle001sDatabaseNamingTheReportsTableAndTheFileThatCreatesIt() throws Exception {
+        String url = Article001Database.create("article001_owned", Article001Database.USERS_TABLE);
+        assertRefusedOn(url, List.of(MIGRATION_OFF), "no table reports, apply db/migration/V2__reports.sql");
+    }
+
+    @Test
+    void withMigrationOffRefusesAColumnOfTheWrongTypeNamingIt() throws Exception {
+        String url = Article001Database.create("article001_owned_mismatch", Article001Database.USERS_TABLE);
+        Article001Database.execute(url, Article001Database.migration("V2__reports.sql").stream()
+                .map(statement -> statement.replaceAll("created_at\\s+TIMESTAMP\\(3\\)", "created_at VARCHAR(32)"))
+                .toList());
+        assertRefusedOn(url, List.of(MIGRATION_OFF), "reports.created_at is varchar");
+    }
+
+    @Test
+    void withMigrationOffRefusesAnEmptyDatabaseNamingTheMigrationsToApply() throws Exception {
+        assertRefusedOn(Article001Database.empty("owned_empty"), List.of(MIGRATION_OFF),
+                "apply db/migration/V1__users.sql, then db/migration/V2__reports.sql");
+    }
+
+    private static final String MIGRATION_OFF = "-Dquarkus.flyway.migrate-at-start=false";
     private static final String DEVELOPMENT_KEY = "-Dmp.jwt.verify.publickey.location="
             + Path.of("src/main/resources/publicKey.pem").toAbsolutePath();
 
     private record Result(int exitCode, String output) {
+    }
+
+    /** Exit code 2 and one line, which names each of {@code named}. */
+    private static void assertRefusal(Result result, String... named) {
+        assertEquals(2, result.exitCode(), result.output());
+        assertEquals(1, result.output().lines().count(), result.output());
+        for (String name : named) {
+            assertTrue(result.output().contains(name), result.output());
+        }
+    }
+
+    /** Started on the database at url with the options: refused (as above), and nothing in the database changed. */
+    private static void assertRefusedOn(String url, List<String> options, String... named) throws Exception {
+        List<String> before = Article001Database.contents(url);
+        List<String> command = new ArrayList<>(List.of("-Dquarkus.datasource.jdbc.url=" + url, DEVELOPMENT_KEY));
+        command.addAll(options);
+        assertRefusal(start(command), named);
+        assertEquals(before, Article001Database.contents(url));
     }
 
     private static Result start(List<String> options) throws IOException, InterruptedException {

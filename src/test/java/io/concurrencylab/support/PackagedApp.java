@@ -47,7 +47,13 @@ public final class PackagedApp implements AutoCloseable {
             Path log = Files.createDirectories(Path.of("target", "fault-logs")).resolve(name + ".log");
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             PackagedApp app = new PackagedApp(port, process);
-            app.awaitReady(Duration.ofSeconds(60));
+            try {
+                app.awaitReady(Duration.ofSeconds(60));
+            } catch (RuntimeException e) {
+                // The test never gets the app to close: it would run on after the test, and after the build.
+                process.destroyForcibly();
+                throw e;
+            }
             return app;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
