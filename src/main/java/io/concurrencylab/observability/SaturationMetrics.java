@@ -12,7 +12,8 @@ import java.util.Set;
  * {@code GET /lab/saturation}: the queues, pools and threads that say which resource saturated, in the Prometheus
  * text format, answered on the event loop. {@code /q/metrics} is served by the worker pool, so a starved worker pool
  * cannot report its own queue there; this route still answers then (the benchmark's sampler reads it every second).
- * Only the series listed here are rendered, which keeps the event loop's share to a fraction of a millisecond.
+ * Only the series listed here are rendered, which keeps the event loop's share to a fraction of a millisecond. The
+ * JIT's compilation time is among them: the warm-up waits until it stops growing.
  */
 @ApplicationScoped
 public class SaturationMetrics {
@@ -28,7 +29,7 @@ public class SaturationMetrics {
             "sql_pool_active", "sql_pool_queue_size",
             "cache_gets_total", "lab_cache_remote_total",
             "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum",
-            "jvm_gc_memory_allocated_bytes_total");
+            "jvm_gc_memory_allocated_bytes_total", "jvm_compilation_time_ms_total");
 
     private final PrometheusMeterRegistry registry;
 

@@ -1,0 +1,26 @@
+package io.concurrencylab.observability;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** What the benchmark's sampler reads besides the queues and pools (which the starvation and pool tests cover). */
+@QuarkusTest
+class SaturationMetricsTest {
+
+    private static final Pattern JIT_TIME = Pattern.compile(
+            "^jvm_compilation_time_ms_total\\{[^}]*} ([0-9.E+-]+)$", Pattern.MULTILINE);
+
+    @Test
+    void theSaturationRouteServesTheTimeTheJitHasCompiled() {
+        String scrape = given().when().get(SaturationMetrics.PATH).then().statusCode(200).extract().asString();
+        Matcher time = JIT_TIME.matcher(scrape);
+        assertTrue(time.find(), scrape);
+        // a started Quarkus app has compiled for a while: the warm-up reads the counter growing, never absent or 0
+        assertTrue(Double.parseDouble(time.group(1)) > 0, time.group());
+    }
+}
