@@ -23,15 +23,20 @@ def parse_loads(text):
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        m = re.fullmatch(r"(?:(vus|rate|open|search):)?(\d+(?:\.\d+)?)", item)
+        m = re.fullmatch(r"(?:(vus|rate|open|search|cost):)?(\d+(?:\.\d+)?)", item)
         if not m or (m.group(2) and float(m.group(2)) <= 0):
-            raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50) or search:START (search:100)")
-        kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH}.get(m.group(1), LoadKind.OPEN)
+            raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50), search:START (search:100) "
+                             f"or cost:RATE (cost:300)")
+        kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH, "cost": LoadKind.COST}.get(m.group(1),
+                                                                                            LoadKind.OPEN)
         levels.append(Load(kind, float(m.group(2))))
     kinds = [level.kind for level in levels]
     if LoadKind.SEARCH in kinds and (kinds.count(LoadKind.SEARCH) > 1 or LoadKind.OPEN in kinds):
         raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the arrival rates itself: one search, "
-                         f"beside closed-model levels (vus:N) only")
+                         f"beside closed-model levels (vus:N) and a cost rate (cost:RATE) only")
+    if kinds.count(LoadKind.COST) > 1:
+        raise SystemExit(f"bad loads {text!r}: one cost rate (cost:RATE) per scenario, the rate every model's CPU per "
+                         f"request is compared at")
     if not levels:
         raise SystemExit("no load levels given")
     return levels
@@ -79,8 +84,14 @@ def add_what_runs(p):
                         "VU levels as vus:N, or search:START, a capacity search per model from START requests/s "
                         "(x2 until the SLO breaks, then bisected to +-10 %%); per scenario with SCENARIO=")
     p.add_argument("--duration", type=float, help="seconds per measured run")
-    p.add_argument("--warmup", type=float, help="warm-up seconds per scenario x model, before any measurement")
+    p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model before any measurement, in "
+                   "seconds: it ends as soon as the app is steady (CPU per request and p99 stopped falling)")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
+    p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of each cost rate (cost:RATE "
+                   "loads: every model's CPU per request at a common rate on the steady app); at least 3")
+    p.add_argument("--cost-duration", type=float, metavar="S", help="seconds per cost run")
+    p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU, in %% "
+                   "of one core, above which a step is measured again (once) and flagged (default 25)")
     p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
 
 
@@ -101,6 +112,9 @@ def add_runtime_options(p):
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
     p.add_argument("--base-image", help="base image for the container runtimes")
+    p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs' time per "
+                   "100 ms (0.5, 2), a cgroup CPU quota where one can be made (root), else N whole CPUs (taskset); "
+                   "'none': the whole machine (default: the preset's, 0.5)")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
 
@@ -146,6 +160,7 @@ def parse_args(argv) -> Config:
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
     fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
+    args.app_cpus = app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     args.jvm_args = tuple(shlex.split(args.jvm_args))
@@ -221,6 +236,23 @@ def check_the_rest(p, args):
         p.error("--repeat and --duration must be positive")
     if args.target and (args.cold_starts or args.warmup_curve):
         p.error("--cold-starts and --warmup-curve start the app themselves: not with --target")
+    if args.cost_repeat < 3:
+        p.error("--cost-repeat must be 3 or more: an interval needs repetitions")
+    if args.max_interference <= 0:
+        p.error("--max-interference must be a share of one core above 0 (25: a quarter of a core)")
+
+
+def app_cpus(p, given, cores: int, target: bool) -> float | None:
+    """--app-cpus: a positive number of CPUs, at most the machine's, or none."""
+    if given in (None, "none") or target:  # an app started elsewhere has whatever budget its host gives it
+        return None
+    try:
+        cpus = float(given)
+    except ValueError:
+        p.error(f"--app-cpus {given}: a number of CPUs (0.5, 2) or none")
+    if not 0 < cpus <= cores:
+        p.error(f"--app-cpus {given}: more than 0 and at most this machine's {cores} CPUs")
+    return cpus
 
 
 def check_start_up(p, args):
@@ -243,7 +275,8 @@ def main(argv):
     if not config.report_only:
         from benchlab.run import runner
         plan = make_plan(config.runtimes, config.scenarios, config.load_levels, config.models, config.repeat,
-                         config.duration, config.warmup, config.cooldown, config.variants, interleave=bool(config.jdk))
+                         config.duration, config.warmup, config.cooldown, config.variants, interleave=bool(config.jdk),
+                         cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "

@@ -18,6 +18,9 @@ class Preset:
     timeout: float
     cooldown: float
     pointselect_seconds: float
+    app_cpus: str  # the app's CPU budget (--app-cpus): CPUs, or "none" for the whole machine
+    cost_repeat: int  # interleaved repetitions of a cost rate
+    cost_duration: float  # seconds per cost run: the CPU per request scatters little
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
@@ -32,13 +35,15 @@ PRESETS = {
     # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
     # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
     # selected with --scenarios.
-    "default": Preset(users=100_000, warmup=20, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
+    "default": Preset(users=100_000, warmup=120, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
+                      app_cpus="0.5", cost_repeat=3, cost_duration=10,
                       cold_starts=5, warmup_curve=60),
     # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
     # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
     # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
-    "quick": Preset(users=2_000, warmup=4, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
+    "quick": Preset(users=2_000, warmup=30, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
+                    app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),
 }
 
@@ -56,8 +61,11 @@ class Config:
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     load_levels: dict[str, list[Load]]
     duration: float
-    warmup: float
+    warmup: float  # the longest warm-up: it ends once the app is steady
     repeat: int
+    cost_repeat: int
+    cost_duration: float
+    max_interference: float  # other processes' CPU (% of one core) above which a step is measured again
     cooldown: float
     cold_starts: int
     warmup_curve: float
@@ -74,6 +82,7 @@ class Config:
     k6_dir: str
     rebuild: bool
     jvm_args: tuple[str, ...]
+    app_cpus: float | None  # the app's CPU budget, in CPUs (run/provision/budget.py); None: the whole machine
     native_exe: str | None
     cpus: str | None
     memory: str | None

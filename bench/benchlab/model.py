@@ -17,6 +17,9 @@ class LoadKind(StrEnum):
     OPEN = "open"  # an arrival rate, requests/s
     CLOSED = "closed"  # VUs, each sending its next request when the previous one is answered
     SEARCH = "search"  # a capacity search of arrival rates from a start rate (plan/search.py): each step an open run
+    # An arrival rate below every model's saturation, measured in short interleaved repetitions on the steady app for
+    # its CPU per request (the cost verdict); not a capacity step.
+    COST = "cost"
 
 
 class Stop(StrEnum):
@@ -35,8 +38,9 @@ class Limit(StrEnum):
 
 
 def step_label(kind: str, value: float) -> str:
-    """A load step as every table and sentence writes it: "200/s", "150 VUs", "search from 500/s"."""
-    return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs"}.get(kind, f"search from {value:g}/s")
+    """A load step as every table and sentence writes it: "200/s", "150 VUs", "search from 500/s", "300/s (cost)"."""
+    return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs",
+            LoadKind.COST: f"{value:g}/s (cost)"}.get(kind, f"search from {value:g}/s")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class Variant:
     opt_in: bool = False  # measured only when --variants names it
     # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
     driver: str | None = None
+    slo_p99_ms: float | None = None  # the SLO's p99 under this variant, where it is not the scenario's (hold's 1 s)
 
 
 @dataclass(frozen=True)
@@ -117,9 +122,11 @@ class Scenario:
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
 
 
-def app_busy(app_cpu_pct: float | None) -> bool:
-    """Whether the app's average CPU makes a CPU-per-request figure meaningful (NaN and None: not sampled)."""
-    return app_cpu_pct is not None and app_cpu_pct >= CPU_PER_REQUEST_MIN_APP_CPU_PCT
+def app_busy(app_cpu_pct: float | None, app_cpus: float | None = None) -> bool:
+    """Whether the app's average CPU makes a CPU-per-request figure meaningful (NaN and None: not sampled): half a
+    core, or half its CPU budget where that is less (app_cpus, --app-cpus)."""
+    budget = min(1.0, app_cpus) if app_cpus is not None and app_cpus == app_cpus else 1.0
+    return app_cpu_pct is not None and app_cpu_pct >= CPU_PER_REQUEST_MIN_APP_CPU_PCT * budget
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
@@ -203,3 +210,11 @@ class RunRow:
     remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered
     alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)
     downstream_waiting_max: float | None = None  # downstream calls waiting for a REST client connection (HTTP/1.1)
+    app_cpus: float | None = None  # the CPU budget the app ran within (--app-cpus); None: the whole machine
+    bench_cpu_pct: float | None = None  # bench/run's own process (the sampler among it)
+    # Other processes' CPU (% of one core): the machine's, less the app's, k6's, the database's, the downstream
+    # service's and the bench's own. Above the run's limit the step is measured again (run/measure/steps.py).
+    other_cpu_pct: float | None = None
+    attempt: int = 1  # the measurement of this step it is: 2 after a breach to confirm or other processes' load
+    remeasured: str | None = None  # why this step was measured again (attempt 2 and later)
+    superseded: bool = False  # a later attempt at the same step replaced this one: kept, but not read as the step

@@ -8,7 +8,7 @@ import pytest
 from benchlab.model import Stop
 from benchlab.report import compare, render
 from benchlab.results import table
-from benchlab.results.environment import Environment, RuntimeInfo, SearchRecord
+from benchlab.results.environment import SCHEMA_VERSION, Environment, RuntimeInfo, SearchRecord
 from conftest import DATA
 
 
@@ -16,7 +16,7 @@ def test_only_the_facts_learnt_are_written():
     env = Environment(cores=2, git_commit=None)
     env.update(load_seconds=12, target=None)
     env.append("skipped", "jvm-aggregate-worker-open800-r1 (SLO broken at 400/s)")
-    assert env.to_json() == {"schema_version": 2, "load_seconds": 12,
+    assert env.to_json() == {"schema_version": SCHEMA_VERSION, "load_seconds": 12,
                              "skipped": ["jvm-aggregate-worker-open800-r1 (SLO broken at 400/s)"], "target": None,
                              "cores": 2, "git_commit": None}
     assert env.get("restarts", 0) == 0 and env.get("cores") == 2

@@ -91,7 +91,8 @@ def test_every_chart_is_drawn_with_finite_axes_bounded_by_its_data(page_seen):
                 data_low, data_high = math.log10(min(v for v in values if v > 0)), math.log10(max(values))
                 assert data_low - 1 <= low and high <= data_high + 1, (chart["title"], axis, drawn, data_high)
             else:
-                span = max(max(values) - min(values), abs(max(values)) * 0.1, 1)
+                # the data's spread, at least a tenth of its largest value (one bar's axis), 1 for all zeros
+                span = max(max(values) - min(values), abs(max(values)) * 0.1) or 1
                 # from zero at the lowest (bars start there), to a span above the data at the highest
                 assert min(min(values), 0) - span <= low and high <= max(values) + span, (chart["title"], axis, drawn)
                 assert high - low >= span / 2, (chart["title"], axis, drawn)  # not a hair's width around one value

@@ -34,7 +34,7 @@ def bench_with(plan, env=None, k6_cpu_pct=10.0):
     steps = Steps(state, k6=None, sampled={})
     offered = []
 
-    def step(run, block):
+    def step(run, block, position):
         offered.append((run.model, run.load.value))
         row = fake_row(run, k6_cpu_pct)
         state.rows.append(row)

@@ -42,7 +42,7 @@ def test_jvm_aot_starts_in_target_quarkus_app():
     started = {}
 
     class Pm:
-        def start(self, name, argv, log_path, env=None, cwd=None):
+        def start(self, name, argv, log_path, env=None, cwd=None, before_exec=None):
             started.update(name=name, cwd=cwd, jar=argv[-1])
 
     runtimes.make("jvm-aot").start(Pm(), "/repo", "/jdk", 19100, {}, {}, "/tmp/app.log")

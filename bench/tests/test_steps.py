@@ -10,6 +10,8 @@ import pytest
 from benchlab.model import Load
 from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
+from benchlab.results.environment import WarmupRecord
+from benchlab.run.measure import warmup
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
@@ -31,9 +33,10 @@ class FakeK6:
     def __init__(self, exit_code=0):
         self.exit_code, self.runs = exit_code, []
 
-    def k6(self, run, seconds, base_url, tokens_file, name, csv_path=None):
+    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted):
         self.runs.append(name)
-        return 0, None
+        return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
+                            budget_lifted)
 
     def measure(self, run, probe, base_url, tokens_file, sampled):
         self.runs.append(run.tag)
@@ -41,7 +44,7 @@ class FakeK6:
 
 
 @pytest.fixture
-def steps(tmp_path):
+def steps(tmp_path, monkeypatch):
     def make(busy_apps=(), exit_code=0, scenario="aggregate"):
         loads = {scenario: [Load("open", 100)]}
         plan = make_plan(["jvm"], [scenario], loads, ["worker"], 1, 8, 5, 0)
@@ -50,6 +53,7 @@ def steps(tmp_path):
         stopped = []
         state = BenchState(config, plan, SimpleNamespace(stop=stopped.append), env=Environment(cores=2))
         k6 = FakeK6(exit_code)
+        monkeypatch.setattr(warmup, "until_steady", k6.until_steady)
         block = Block(FakeApp("app"), None, "http://app", None, lambda n: (FakeApp(f"app-restart{n}"), None),
                       "jdbc:mariadb://127.0.0.1:3306/lab")
 
@@ -65,7 +69,7 @@ def steps(tmp_path):
 def test_an_app_still_busy_after_a_run_is_restarted_and_warmed_before_the_next(steps, monkeypatch):
     s, plan, block, k6, stopped, wait_drained = steps(busy_apps=("app",))
     monkeypatch.setattr(health, "wait_drained", wait_drained)
-    row = s.step(plan.runs[0], block)
+    row = s.step(plan.runs[0], block, "run 1 of 1")
     assert [a.name for a in stopped] == ["app"] and block.app.name == "app-restart1" and block.restarts == 1
     assert k6.runs[0].startswith("rewarm1-") and k6.runs[1] == plan.runs[0].tag  # warmed, then measured
     assert s.state.env.restarts == 1 and row.drain_wait_s == 0.4
@@ -77,7 +81,7 @@ def test_an_app_still_busy_after_a_run_is_restarted_and_warmed_before_the_next(s
 def test_a_drained_app_is_measured_as_it_is_and_a_k6_failure_fails_the_run(steps, monkeypatch):
     s, plan, block, k6, stopped, wait_drained = steps(exit_code=107)
     monkeypatch.setattr(health, "wait_drained", wait_drained)
-    s.step(plan.runs[0], block)
+    s.step(plan.runs[0], block, "run 1 of 1")
     assert stopped == [] and block.app.name == "app" and k6.runs == [plan.runs[0].tag]
     assert s.state.env.get("restarts") is None
     assert s.state.failures == [f"{plan.runs[0].tag}: k6 exit 107 (script error, setup failure or killed)"]
@@ -90,5 +94,12 @@ def test_the_reports_table_is_emptied_before_each_run_of_a_scenario_that_fills_i
     monkeypatch.setattr(health, "wait_drained", wait_drained)
     calls = []
     monkeypatch.setattr(services, "empty_reports", lambda *args: calls.append(args))
-    s.step(plan.runs[0], block)
+    s.step(plan.runs[0], block, "run 1 of 1")
     assert calls == ([("jdbc:mariadb://127.0.0.1:3306/lab", "lab", "lab")] if emptied else [])
+
+
+def test_each_search_step_says_where_it_stands(steps):
+    s, plan, _, _, _, _ = steps()
+    # during a search the position moves on with its steps instead of repeating the run's ("run 3 of 33" over and over)
+    assert s.position(plan.runs[0]) == "run 1 of 1"
+    assert [s.position(plan.runs[0], n) for n in (1, 2)] == ["run 1 of 1, search step 1", "run 1 of 1, search step 2"]

@@ -11,6 +11,9 @@ from benchlab.scenarios import SCENARIOS, variant_of
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
 RESTART_S = 35.0  # measured here: the wait for a drain that does not come, stop and start (the re-warm apart)
 APP_START_S = 8.0  # measured here: stop and start of the app for another configuration (a scenario's variant)
+# A warm-up runs until the app is steady (run/measure/warmup.py), at most --warmup seconds: planned at this much (three
+# 2 s windows after the JIT's first compilations, k6's start), at most the cap.
+EXPECTED_WARMUP_S = 14.0
 
 
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
@@ -55,7 +58,12 @@ class Plan:
         budget."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
         return (sum(self.run_seconds(r, upper_bound) for r in runs)
-                + self.warmups * (self.warmup_s + RUN_OVERHEAD_S) + self.app_starts() * APP_START_S)
+                + self.warmups * (self.warmup_seconds(upper_bound) + RUN_OVERHEAD_S)
+                + self.app_starts() * APP_START_S)
+
+    def warmup_seconds(self, upper_bound: bool = False) -> float:
+        """One warm-up: until steady, at most the cap."""
+        return self.warmup_s if upper_bound else min(self.warmup_s, EXPECTED_WARMUP_S)
 
     def run_seconds(self, run: PlannedRun, upper_bound: bool = False) -> float:
         """What one planned run costs: its steps, their overhead and an expected restart."""
@@ -71,7 +79,7 @@ class Plan:
         """A restart and the re-warm of every model of the run's block, as long as the block's first warm-up."""
         block_models = {r.model for r in self.runs if (r.runtime, r.scenario, r.variant)
                         == (run.runtime, run.scenario, run.variant)}
-        return RESTART_S + len(block_models) * (self.warmup_s + RUN_OVERHEAD_S)
+        return RESTART_S + len(block_models) * (self.warmup_seconds() + RUN_OVERHEAD_S)
 
     def app_starts(self) -> int:
         """App starts for another configuration: wherever a run's properties differ from the run's before it, and
@@ -109,13 +117,16 @@ def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
 
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
-              variants: dict[str, list[str]] | None = None, interleave: bool = False) -> Plan:
+              variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
+              cost_seconds: float | None = None) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models. Models are interleaved innermost (A B C A B C),
     and repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
     no model's repetitions are bunched in one quiet or busy period. A variant (an app configuration) is one block:
     the app restarts once per variant, not per run. Every block starts with a warm-up of each of its models.
     interleave (the same jar on several JDKs, --jdk): the repetitions go outermost, and within each the variants and
-    the runtimes take turns, a block each (an app start per block), so that no JDK or driver runs in one period."""
+    the runtimes take turns, a block each (an app start per block), so that no JDK or driver runs in one period.
+    A cost load (cost:RATE) is measured in cost_repeat interleaved repetitions of cost_seconds in each block, whatever
+    the block's repetitions (its figure scatters little, and it needs several runs for an interval)."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     reps = list(range(1, repetitions + 1))
     for scenario in scenarios:
@@ -132,11 +143,20 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     for runtime, scenario, variant, block_reps in blocks:
         block_models = [m for m in models if m in variant.models]
         warmups += len(block_models)
+
+        def load_reps(load: Load) -> list[int]:
+            if load.kind != LoadKind.COST:
+                return block_reps
+            first = (block_reps[0] - 1) * cost_repeat  # numbered on across the blocks of an interleaved plan
+            return list(range(first + 1, first + cost_repeat + 1))
+
         if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
-            order = [(model, load, rep) for model in block_models for load in loads[scenario] for rep in block_reps]
+            order = [(model, load, rep) for model in block_models for load in loads[scenario]
+                     for rep in load_reps(load)]
         else:  # no model always first
-            order = [(model, load, rep) for load in loads[scenario] for rep in block_reps
+            order = [(model, load, rep) for load in loads[scenario] for rep in load_reps(load)
                      for model in (block_models if rep % 2 else list(reversed(block_models)))]
-        runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model, seconds, variant.name)
+        runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
+                            cost_seconds or seconds if load.kind == LoadKind.COST else seconds, variant.name)
                  for i, (model, load, rep) in enumerate(order)]
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s)

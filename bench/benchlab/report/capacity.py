@@ -10,6 +10,7 @@ from benchlab.formatting import Fixed, num, percent
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind, Stop
 from benchlab.report.layout import Table
 from benchlab.results import slo, why
+from benchlab.results.cost import Cost
 from benchlab.results.environment import Environment
 from benchlab.scenarios import SCENARIOS
 
@@ -24,7 +25,12 @@ def physical_limit(scenario: str, env: Environment, caps: list[slo.Capacity]) ->
     return top, f"the highest offered rate ({top:g}/s" + (
         f"; the ideal answers every request in {ideal * 1000:.0f} ms)" if ideal else ")")
 
-def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> Table:
+def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity], costs: list[Cost] = ()) -> Table:
+    """Each model's capacity, its interval, how it compares, and why it stopped there; with cost runs, also its CPU
+    per request at the knee against its steady cost (a JIT still compiling in the measurement, or a throttled app,
+    would show as a ratio far above 1)."""
+    steady_cost = {(c.scenario, c.model): c for c in costs}
+    knees = knee_runs(runs, caps)
     first = {}
     for c in caps:
         first.setdefault(c.scenario, c)
@@ -43,15 +49,27 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
                          interval, Fixed(c.rate / best, 2) if best else None,
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
-                         if limit else "-", reason(runs, c, env.cores)])
+                         if limit else "-", reason(runs, c, env.cores)]
+                        + ([knee_vs_steady(steady_cost.get((scenario, c.model)), knees.get((scenario, c.model)))]
+                           if costs else []))
     note = ("Capacity = the highest offered arrival rate at which the model held the SLO "
             f"({', '.join(f'{s}: p99 <= {SCENARIOS[s].slo_p99_ms:g} ms' for s in first)}; failed requests + "
             f"dropped iterations <= {percent(SLO_MAX_BAD_SHARE)} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
-                f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + ".")
+                f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + "."
+            + (" At the knee vs steady: the app's CPU per request in the run at the capacity against its steady cost "
+               "(Steady-state CPU per request); near 1, the knee measured a warm app." if costs else ""))
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
-                                        "vs physical limit", "why it stopped there"], rows, note)
+                                        "vs physical limit", "why it stopped there"]
+                 + (["CPU per request at the knee vs steady"] if costs else []), rows, note)
+
+
+def knee_vs_steady(cost: Cost | None, knee) -> str:
+    if cost is None or knee is None or knee.app_cpu_ms_per_req != knee.app_cpu_ms_per_req \
+            or knee.app_cpu_ms_per_req is None:
+        return "-"
+    return f"{knee.app_cpu_ms_per_req / cost.cpu_ms:.2f}x ({knee.app_cpu_ms_per_req:.3f} vs {cost.cpu_ms:.3f} ms)"
 
 def verdicts(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> list[str]:
     """One sentence per scenario measured at arrival rates: which model held the SLO to the highest rate, how far

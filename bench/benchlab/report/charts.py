@@ -80,24 +80,27 @@ def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
     return figs
 
 def resources_at_the_knee(runs: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
-    """What each model's knee cost: the app's CPU per request, its peak RSS and threads, as bars per scenario."""
+    """What each model's knee cost: the app's CPU per request, its peak RSS and threads, as bars, a row per scenario,
+    each on its own scale (the mixed scenario's CPU per request is fifty times jwt-mysql's)."""
     knees = knee_runs(runs, caps)
     if not knees:
         return []
     figures = (("app_cpu_ms_per_req", "app CPU ms per request"), ("rss_peak_mb", "app RSS peak, MB"),
                ("threads_peak", "app threads, peak"))
-    fig = make_subplots(rows=1, cols=len(figures), subplot_titles=[title for _, title in figures])
-    for model in model_order(m for _, m in knees):
-        mine = [(s, r) for (s, m), r in knees.items() if m == model]
-        for col, (column, _) in enumerate(figures, start=1):
-            values = [r[column] if column != "app_cpu_ms_per_req" or app_busy(r.app_cpu_pct) else None
-                      for _, r in mine]
-            fig.add_trace(go.Bar(x=[s for s, _ in mine], y=values, name=model, legendgroup=model,
-                                 showlegend=col == 1, marker={"color": model_color(model)},
-                                 hovertemplate="%{y:.3~g}"), row=1, col=col)
+    scenarios = list(dict.fromkeys(s for s, _ in knees))
+    fig = make_subplots(rows=len(scenarios), cols=len(figures), vertical_spacing=0.5 / len(scenarios),
+                        subplot_titles=[f"{s}: {title}" for s in scenarios for _, title in figures])
+    for row, scenario in enumerate(scenarios, start=1):
+        for model in model_order(m for s, m in knees if s == scenario):
+            r = knees[scenario, model]
+            for col, (column, _) in enumerate(figures, start=1):
+                shown = column != "app_cpu_ms_per_req" or app_busy(r.app_cpu_pct, r.get("app_cpus"))
+                fig.add_trace(go.Bar(x=[model], y=[r[column] if shown else None], name=model, legendgroup=model,
+                                     showlegend=row == 1 and col == 1, marker={"color": model_color(model)},
+                                     hovertemplate="%{y:.3~g}"), row=row, col=col)
     fig.update_yaxes(tickformat="~g", rangemode="tozero")
     fig.update_layout(title="At each model's knee: CPU per request, memory and threads (RSS and threads are "
-                            "process-wide: one app process serves every model)", barmode="group", height=380,
+                            "process-wide: one app process serves every model)", height=80 + 260 * len(scenarios),
                       margin={"t": 80})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 

@@ -11,12 +11,13 @@ import plotly.offline
 
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint
+from benchlab.report import footprint, steady
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.views import VIEWS
-from benchlab.results import slo, stats, table, why
+from benchlab.results import cost, slo, stats, table, why
+from benchlab.results.slo import MARGIN_BAD_SHARE, MARGIN_P99_FACTOR
 from benchlab.results.environment import Environment, Facts
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
@@ -85,7 +86,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
         out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
                    f"requests/s ({percent(r.ok_rps / ideal)}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
                    f"{bad_count(pd.DataFrame([r]), 'failed')}; {busiest}"
-                   + (f"; {budget}" if app_busy(r.get("app_cpu_pct"))
+                   + (f"; {budget}" if app_busy(r.get("app_cpu_pct"), r.get("app_cpus"))
                       and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
     return out
 
@@ -93,7 +94,7 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
 def runs_table(med: pd.DataFrame) -> Table:
     rows = []
     for _, r in med.iterrows():
-        busy = app_busy(r.app_cpu_pct)
+        busy = app_busy(r.app_cpu_pct, r.get("app_cpus"))
         offered = r.requests + r.dropped
         rows.append([r.scenario, step_label(r.load_model, r.load), r.model,
                      str(int(r.repetition)), r.ok_rps, ideal_share(r), r.p50_ms, r.p99_ms,
@@ -188,9 +189,10 @@ def summary(env: Environment) -> str:
             + f", took {took} s; wall time {wall} s with start-up (build, database, tokens, app). {env.pinning}.")
 
 
-def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Section]:
-    """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
-    experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
+def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = ()) -> list[Section]:
+    """The report in reading order: the answer (capacity and cost), the steady cost, the capacity and where each
+    model breaks, the steps measured again, the warm-ups, start-up, each article's experiment (its finding, then its
+    table), the closed-model shortfalls, then the detail, folded. again: the steps measured again, as sentences."""
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
@@ -198,13 +200,22 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Se
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
     caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
+    costs = cost.costs(runs)
     out = []
-    if (runs.load_model == LoadKind.OPEN).any():
-        out.append(Section("The answer", findings=verdicts(runs, env, caps), charts=capacity_chart(caps, env),
-                           kind="verdicts"))
-        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps),
+    searched = (runs.load_model == LoadKind.OPEN).any()
+    if searched or costs:
+        out.append(Section("The answer", findings=(verdicts(runs, env, caps) if searched else [])
+                           + steady.cost_verdicts(costs), charts=capacity_chart(caps, env), kind="verdicts"))
+    if costs:
+        out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
+    if searched:
+        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
                            + resources_at_the_knee(runs, caps)))
+    if again:
+        out.append(Section("Steps measured again", findings=again, intro=AGAIN_INTRO))
+    if (warm := steady.warmup_table(env)) is not None:
+        out.append(Section(warm.title, warm, charts=steady.warmup_charts(env)))
     start_up = footprint.footprint_table(env, runs)
     if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
         out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
@@ -222,10 +233,20 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Se
     return out
 
 
+AGAIN_INTRO = ("A step is measured a second time, after a pause, where its first measurement cannot be trusted as it "
+               "stands: other processes used more of the machine than --max-interference allows, or it broke the SLO "
+               "by a margin the variation between runs reaches (a breach bounds a capacity only if it breaks again; "
+               f"one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with over {percent(MARGIN_BAD_SHARE, 0)} of its "
+               "requests lost counts at once). The second measurement is the step's; the first stays in results.csv, "
+               "marked superseded.")
+
+
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
     runs["variant"] = runs.variant.fillna("")
-    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.complete else
+    again = steady.measured_again(runs)
+    runs = table.final(runs)
+    context = dict(sections=sections(runs, win, env, again), summary=summary(env), warning=None if env.complete else
                    f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "
                    f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,

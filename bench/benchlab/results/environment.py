@@ -12,9 +12,11 @@ import dataclasses
 from typing import Any, Callable
 
 from benchlab.model import Stop
+from benchlab.results.steady import Window
 
-# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed.
-SCHEMA_VERSION = 2
+# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed;
+# 3: warm-ups until steady (their windows), the app's CPU budget, steps measured again (rows' attempt, remeasured).
+SCHEMA_VERSION = 3
 
 
 class _Unset:
@@ -44,7 +46,7 @@ def json_value(value, recorded: bool = False):
         return {f.name: json_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {k: json_value(v, recorded) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [json_value(v, recorded) for v in value]
     return value
 
@@ -152,6 +154,30 @@ class RuntimeInfo(Facts):
         return super(RuntimeInfo, cls).from_json(data, extra)
 
 
+@dataclasses.dataclass(frozen=True)
+class WarmupRecord:
+    """One model's warm-up on one app (run/measure/warmup.py): until steady (results/steady.py) or the cap."""
+    runtime: str
+    scenario: str
+    variant: str
+    model: str
+    load: str  # as the tables write it: "500/s", "100 VUs"
+    label: str  # "warmup": the block's; "rewarm<n>": after the n-th restart of a starved app
+    seconds: float  # from the first answer to the end of the last window
+    requests: int
+    steady: bool  # False: the cap came first
+    budget_lifted: bool  # it ran without the app's CPU budget (which every measured step has)
+    windows: tuple[Window, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: dict) -> WarmupRecord:
+        return cls(**dict(data, windows=tuple(Window(**w) for w in data.get("windows", ()))))
+
+
+def warmup_records(data: list) -> list[WarmupRecord]:
+    return [WarmupRecord.from_json(w) for w in data]
+
+
 def runtime_infos(data: dict) -> dict[str, RuntimeInfo]:
     return {name: RuntimeInfo.from_json(info) for name, info in data.items()}
 
@@ -178,10 +204,14 @@ class Environment(Facts):
     duration_s: float = fact(setting=True, config="duration")
     warmup_s: float = fact(setting=True, config="warmup")
     repeat: int = fact(setting=True, config="repeat")
+    cost_repeat: int = fact(setting=True, config="cost_repeat")
+    max_interference: float = fact(setting=True, config="max_interference")  # % of one core
     loads: dict[str, list[str]] = fact(setting=True, config="load_labels")
     users: int = fact(setting=True, config="users")
     timeout_s: float = fact(setting=True, config="timeout")
     jwt: str = fact(setting=True, config="jwt")
+    app_cpus: float | None = fact(setting=True, config="app_cpus", missing=None)  # the CPU budget asked (--app-cpus)
+    app_cpu_budget: str = fact(setting=True)  # how it was applied, or why it could not be
     database: str = fact(setting=True, config="database")
     target: str | None = fact(setting=True, config="target")
     pinning: str = fact(setting=True, missing=None)
@@ -214,8 +244,11 @@ class Environment(Facts):
     native_executables: list[str] = fact(missing=[])
     point_select: dict = fact(missing=None)  # the database's point-select rate: qps and how it was measured
     searches: list[SearchRecord] = fact(read=search_records, missing=[])
+    warmups: list[WarmupRecord] = fact(read=warmup_records, missing=[])
     pinned_recording: str = fact()
     complete: bool = fact(missing=False)
+    app_budget_cpus: float | None = fact(missing=None)  # the CPU budget the app ran within (None: none applied)
+    app_processors: int | None = fact(missing=None)  # the processors the app's JVM was told it has, with a budget
 
     def copy_settings(self, config) -> None:
         """The settings of the command line (a Config), each under its name here."""

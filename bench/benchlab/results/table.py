@@ -65,6 +65,12 @@ def variant_medians(runs: pd.DataFrame, scenario: str, **columns) -> list[tuple[
             for (kind, load, model), g in rows.groupby(["load_model", "load", "model"], sort=True)]
 
 
+def final(runs: pd.DataFrame) -> pd.DataFrame:
+    """Each step's measurement: a step measured again (run/measure/steps.py) is its last attempt; the earlier ones
+    stay in results.csv, marked superseded, and in the report's list of steps measured again."""
+    return runs[~runs.superseded.fillna(False).astype(bool)].copy()
+
+
 def median_rows(runs: pd.DataFrame) -> pd.DataFrame:
     """Scenario x model x load: medians over repetitions, sums for the counts, max for the queues."""
     keys = ["scenario", "load_model", "load", "model", "variant"]  # the variant is part of the model's label

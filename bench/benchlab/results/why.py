@@ -3,9 +3,9 @@
 Each rule reads one column of the tidy table (a peak or an average over the run's samples) and scores it against
 the level at which that resource is taken as saturated; the highest score >= 1 is the answer. The levels:
 - a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue, REST client pool) is saturated as soon as anything waits;
-- CPU is saturated at 90 % of what the process can use (a JVM can use every core: cores x 100 %; k6 and the
-  database likewise), and the machine at 85 % of all cores together (on a few cores, waits grow steeply past
-  that), named with the processes that used most of it;
+- CPU is saturated at 90 % of what the process can use (k6 and the database can use every core: cores x 100 %; the
+  app its CPU budget where it ran within one, --app-cpus, else every core too), and the machine at 85 % of all cores
+  together (on a few cores, waits grow steeply past that), named with the processes that used most of it;
 - GC at 5 % of the run's wall time spent in pauses;
 - the event loop as delayed when the sampler's /lab/saturation, answered on the event loop, went unanswered within
   1.5 s in half the samples or more while the app's CPU was not saturated: something blocked the event loop."""
@@ -20,6 +20,7 @@ class Level(Enum):
     """How a rule's threshold is computed where it is not a fixed number."""
     WAIT = "wait"  # anything waiting
     CORES = "cores"  # 90 % of every core
+    APP = "app"  # 90 % of the app's CPU budget (the run's app_cpus), every core without one
 
 
 @dataclass(frozen=True)
@@ -46,17 +47,25 @@ RULES = (
     Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
     Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %"),
     Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
-    Rule("app_cpu_pct", Level.CORES, "app CPU", "app CPU: {v:.0f} %"),
+    Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %"),
     Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
     Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses"),
 )
 
 
-def threshold(rule: Rule, cores: int) -> float:
+def app_budget(row: dict) -> float | None:
+    """The CPU budget the run's app ran within, in CPUs (None: the whole machine)."""
+    budget = row.get("app_cpus")
+    return budget if budget is not None and budget == budget else None
+
+
+def threshold(rule: Rule, cores: int, row: dict) -> float:
     if rule.level is Level.WAIT:
         return 0.5  # counts are integers: one waiter is a wait
     if rule.level is Level.CORES:
         return 90.0 * cores
+    if rule.level is Level.APP:
+        return 90.0 * (app_budget(row) or cores)
     return float(rule.level)
 
 
@@ -67,9 +76,9 @@ def scores(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
         v = row.get(rule.column)
         if v is None or v != v:  # missing or NaN: not sampled (e.g. --target without access to the process)
             continue
-        if rule.column == "metrics_missed_pct" and (row.get("app_cpu_pct") or 0) >= 90.0 * cores:
+        if rule.column == "metrics_missed_pct" and (row.get("app_cpu_pct") or 0) >= 90.0 * (app_budget(row) or cores):
             continue  # a CPU-bound app misses scrapes too; that is the CPU rule's case
-        out.append((v / threshold(rule, cores), rule, float(v)))
+        out.append((v / threshold(rule, cores, row), rule, float(v)))
     return sorted(out, key=lambda h: -h[0])
 
 
@@ -92,6 +101,8 @@ def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
                 f"of its level" + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
+    if rule.level is Level.APP and app_budget(row):
+        text += f" of one core, {v / app_budget(row):.0f} % of its {app_budget(row):g} CPU budget"
     if rule.column == "worker_queue_max" and branches_nest:
         text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":
@@ -112,7 +123,9 @@ def cpu_users(row: dict, cores: int) -> str:
     if not used:
         return ""
     text = " (in % of one core: " + ", ".join(f"{name} {v:.0f}" for v, name in sorted(used, reverse=True))
-    others = row["host_cpu_pct"] * cores - sum(v for v, _ in used)
+    others = row.get("other_cpu_pct")  # sampled apart from the bench's own process since results.json version 3
+    if others is None or others != others:
+        others = row["host_cpu_pct"] * cores - sum(v for v, _ in used)
     if others >= 20:
         text += f"; other processes about {others:.0f}"
     return text + ")"

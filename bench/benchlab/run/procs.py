@@ -124,13 +124,14 @@ class ProcessManager:
         self.procs = []
         self.lock = threading.Lock()
 
-    def start(self, name, argv, log_path, env=None, cwd=None, pipe_stdout=False):
+    def start(self, name, argv, log_path, env=None, cwd=None, pipe_stdout=False, before_exec=None):
         """Starts argv in its own session, output to log_path. With pipe_stdout, stdout stays a text pipe (for a
-        process that prints something to read, e.g. a URL) and only stderr goes to the log."""
+        process that prints something to read, e.g. a URL) and only stderr goes to the log. before_exec runs in the
+        child before argv replaces it (joining a CPU budget's group, so that the JVM starts inside it)."""
         log_file = open(log_path, "ab")
         popen = subprocess.Popen(argv, stdout=subprocess.PIPE if pipe_stdout else log_file,
                                  stderr=log_file if pipe_stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                 env=env, cwd=cwd, start_new_session=True, text=pipe_stdout)
+                                 env=env, cwd=cwd, start_new_session=True, text=pipe_stdout, preexec_fn=before_exec)
         log_file.close()
         return self.add(Managed(name, popen, log_path))
 

@@ -17,7 +17,7 @@ from benchlab.run.measure import k6tool, pinned, point_select, profiler
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.run.provision import drivers, health, jvm, machine, pinning, runtimes
+from benchlab.run.provision import budget, drivers, health, jvm, machine, pinning, runtimes
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
@@ -67,6 +67,8 @@ class Bench:
         finally:
             if not state.pm.stop_all():
                 status = status or 1
+            if state.budget is not None:
+                state.budget.remove()
             shutil.rmtree(workdir, ignore_errors=True)
         self.env.update(wall_seconds=round(time.time() - started), failures=state.failures, complete=status == 0)
         table.write(state.out, state.rows, self.env)
@@ -89,9 +91,11 @@ class Bench:
         for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.state.plan.runs} - {None}):
             app_dirs[version] = drivers.prepare(ROOT, version, logs, config.rebuild)
             self.env.mysql_driver[app_dirs[version]] = version
-        rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus,
+        # A container runtime's CPU limit is its budget: --cpus, else --app-cpus.
+        rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.app_cpus,
                           memory=config.memory, base_image=config.base_image)
         rts = {r: runtimes.make(r, rt_options, config.jdk_runtimes.get(r)) for r in config.runtimes}
+        self.apply_budget([rt for rt in rts.values() if not rt.container])
         self.env.runtime_info = {}
         for rt in rts.values():
             home = rt.java_home or java_home
@@ -108,6 +112,24 @@ class Bench:
             self.env.flamegraphs = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
                                        f"flamegraphs/<run>-{config.flamegraph}.html, one per run of the jvm runtime")
         return rts, app_dirs
+
+    def apply_budget(self, host_runtimes) -> None:
+        """--app-cpus: the app's CPU budget for the runtimes on this host (a container has its own limit): every start
+        of the app within it, the JVM told the processor count it implies; results.json says how, or why not."""
+        config = self.state.config
+        if not config.app_cpus or not host_runtimes:
+            return
+        chosen = budget.make(config.app_cpus, f"concurrency-lab-bench-{config.port}", os.cpu_count() or 1)
+        self.env.app_cpu_budget = chosen.describe()
+        log(f"the app's CPU budget: {chosen.describe()}")
+        if not chosen.applied:
+            return
+        self.state.budget = chosen
+        self.env.update(app_budget_cpus=chosen.cpus, app_processors=chosen.processors)
+        for rt in host_runtimes:
+            rt.budget = chosen
+            if isinstance(rt, runtimes.JvmRuntime):
+                rt.jvm_args += chosen.jvm_options()
 
     def run_local(self, java_home, workdir) -> int:
         state = self.state
@@ -196,7 +218,6 @@ class Bench:
             app, _ = self.apps.start(block_rt, home, block_props, up, f"app-{rt.name}-{variant.name or 'default'}.log")
             probe, running, logs = block_rt.probe(app), (rt.name, block_props, app_dir), [app.log_path]
             log(f"app ({rt.name}) restarted for {scenario} {variant.name} {block[0].model}: pid {app.pid}")
-        steps.warm_up(app, block[0], self.state.base_url, up.tokens_file, "warmup")
 
         def restart(n):
             proc, _ = self.apps.start(block_rt, home, block_props, up, f"app-{rt.name}-restart{n}.log")
@@ -205,6 +226,7 @@ class Bench:
 
         first_row = len(self.state.rows)
         on = Block(app, probe, self.state.base_url, up.tokens_file, restart, up.db_url)
+        steps.warm_up(on, block[0], "warmup")
         steps.run_plan(block, on)
         if getattr(rt, "records_jfr", False):
             traced = pinned.TRACE_OPTION in rt.jvm_args  # set at the runtime's start-up where its JDK has the trace
@@ -232,8 +254,9 @@ class Bench:
         t_load = time.time()
         for _, block in itertools.groupby(state.plan.runs, key=lambda r: r.scenario):
             block = list(block)
-            steps.warm_up(None, block[0], base_url, config.tokens, "warmup")
-            steps.run_plan(block, Block(None, None, base_url, config.tokens, None, None))
+            on = Block(None, None, base_url, config.tokens, None, None)
+            steps.warm_up(on, block[0], "warmup")
+            steps.run_plan(block, on)
         self.env.load_seconds = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in state.failures) else 0
 

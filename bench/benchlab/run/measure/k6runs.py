@@ -3,13 +3,15 @@
 import os
 import time
 
+import psutil
+
 from benchlab.config import Config
 from benchlab.model import SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
 from benchlab.results import table, windows
 from benchlab.run.measure import k6tool, sampler
 from benchlab.run.probe import group_cpu_seconds
 from benchlab.run.state import BenchState
-from benchlab.scenarios import SCENARIOS, script_of, variant_of
+from benchlab.scenarios import SCENARIOS, script_of, slo_p99_ms, variant_of
 
 
 def request_timeout_s(run: PlannedRun, config: Config) -> float:
@@ -19,11 +21,13 @@ def request_timeout_s(run: PlannedRun, config: Config) -> float:
 
 def k6_env(base_url, run: PlannedRun, seconds, config: Config, tokens_file) -> dict[str, str]:
     timeout = request_timeout_s(run, config)
-    env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": run.load.kind, "DURATION": f"{int(round(seconds))}s",
+    closed = run.load.kind == LoadKind.CLOSED  # any other load is an arrival rate (a cost rate, a search's step)
+    env = {"BASE_URL": base_url, "MODEL": run.model, "LOAD_MODEL": "closed" if closed else "open",
+           "DURATION": f"{int(round(seconds))}s",
            "TOKENS_FILE": tokens_file or "", "USERS": str(config.users), "TIMEOUT": f"{int(timeout)}s",
            # k6's thresholds are the bench's SLO, so that k6's verdict and the report's cannot disagree
-           "P99_MS": f"{SCENARIOS[run.scenario].slo_p99_ms:g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
-    if run.load.kind == LoadKind.OPEN:
+           "P99_MS": f"{slo_p99_ms(run.scenario, run.variant):g}", "MAX_ERROR_RATE": f"{SLO_MAX_BAD_SHARE:g}"}
+    if not closed:
         env["RATE"] = f"{run.load.value:g}"
         if config.max_vus:
             env.update(PRE_ALLOCATED_VUS=str(min(config.max_vus, max(20, int(run.load.value)))),
@@ -33,7 +37,19 @@ def k6_env(base_url, run: PlannedRun, seconds, config: Config, tokens_file) -> d
     env.update(variant_of(run.scenario, run.variant).k6_env)
     if config.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
         env["K6_WEB_DASHBOARD"] = "true"
+    # Every answer's status counts; its body is checked in one iteration in CHECK_EVERY per VU: k6 shares the machine
+    # with the app, and reading and checking every body cost k6 more than the app spent on the request.
+    env["CHECK_EVERY"] = str(CHECK_EVERY)
     return env
+
+
+CHECK_EVERY = 20
+
+
+def own_cpu_seconds() -> float:
+    """bench/run's own CPU (the sampler's thread among it): not another process's load on the machine."""
+    times = psutil.Process().cpu_times()
+    return times.user + times.system
 
 
 def counter_rate(rows, column) -> float | None:
@@ -59,15 +75,24 @@ class K6Runs:
         self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
 
     def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
+        """k6 at the run's load for `seconds`, to its end: (exit code, its summary file)."""
+        proc = self.start(run, seconds, base_url, tokens_file, name, csv_path)
+        return self.wait(proc, seconds, run), os.path.join(self.state.out, "k6", f"{name}.json")
+
+    def start(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
         config = self.state.config
-        summary = os.path.join(self.state.out, "k6", f"{name}.json")
         script = os.path.join(config.k6_dir, script_of(run.scenario, run.variant))
-        timeout = seconds + request_timeout_s(run, config) + 120
-        rc = k6tool.run_k6(self.state.pm, self.k6_exe, script, k6_env(base_url, run, seconds, config, tokens_file),
-                           summary, os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
-                           timeout=timeout, csv_path=csv_path, cores=self.cores,
-                           started=lambda p: setattr(self, "k6_proc", p))
-        return rc, summary
+        self.k6_proc = k6tool.start_k6(self.state.pm, self.k6_exe, script,
+                                       k6_env(base_url, run, seconds, config, tokens_file),
+                                       os.path.join(self.state.out, "k6", f"{name}.json"),
+                                       os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
+                                       csv_path=csv_path, cores=self.cores)
+        return self.k6_proc
+
+    def wait(self, proc, seconds, run: PlannedRun | None = None) -> int:
+        """k6's exit code, once it ended; killed when it outlives its run by far (a request timeout and 2 minutes)."""
+        timeout = seconds + (request_timeout_s(run, self.state.config) if run else 0) + 120
+        return k6tool.wait_k6(self.state.pm, proc, timeout)
 
     def warmup_curve(self, rt_name, base_url, tokens_file) -> dict:
         """Successful requests per second over the first --warmup-curve seconds of load on a freshly started app."""
@@ -95,7 +120,7 @@ class K6Runs:
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services) -> RunRow:
         """k6 at the run's load with the sampler (and the profiler) beside it; `services` the processes of ours
         whose CPU is sampled too."""
-        others = {"k6": self.k6_cpu}
+        others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for name, proc in services.items():
             others[name] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
@@ -122,8 +147,10 @@ class K6Runs:
         if os.path.isfile(k6_csv):
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
         figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
-        return run_row(run, figures, k6_summary, rc, smp, cpu, sampled=probe is not None or bool(smp.rows),
-                       started_at=started_at, ended_at=ended_at)
+        row = run_row(run, figures, k6_summary, rc, smp, cpu, sampled=probe is not None or bool(smp.rows),
+                      started_at=started_at, ended_at=ended_at)
+        row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
+        return row
 
 
 def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, started_at, ended_at) -> RunRow:
@@ -138,6 +165,7 @@ def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, st
         checks_failed=int(k6_summary.get("checks_failed", 0)),
         app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
         downstream_cpu_pct=smp.mean("downstream_cpu_pct"), host_cpu_pct=smp.mean("host_cpu_pct"),
+        bench_cpu_pct=smp.mean("bench_cpu_pct"), other_cpu_pct=smp.mean("other_cpu_pct"),
         app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
         rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
         worker_queue_max=max(queue_peaks, default=None),

@@ -3,6 +3,7 @@ import json
 import os
 import shutil
 import subprocess
+import urllib.request
 
 from benchlab.results import windows
 from benchlab.run.procs import log, run_checked
@@ -34,11 +35,10 @@ def k6_version(k6):
         return f"unknown ({e})"
 
 
-def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout, csv_path=None, cores=None,
-           started=None):
-    """Runs k6 in its own process group; returns the exit code (0 ok, 99 threshold crossed, other = error).
-    csv_path: k6 writes every metric sample there (gzipped), for the per-second windows. cores: a taskset list.
-    started: called with the process once it runs (the sampler reads its CPU)."""
+def start_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, csv_path=None, cores=None):
+    """Starts k6 in its own process group, its REST API on api_port. csv_path: k6 writes every metric sample there
+    (gzipped when it ends in .gz; plain text can be read while k6 writes it), for per-second windows. cores: a
+    taskset list."""
     env = dict(os.environ, K6_NO_USAGE_REPORT="true", SUMMARY_FILE=summary_file, K6_CSV_TIME_FORMAT="unix_milli",
                **env_vars)
     argv = [k6, "run", "--no-usage-report", "--quiet", "--no-color", "--address", f"127.0.0.1:{api_port}",
@@ -46,17 +46,32 @@ def run_k6(pm, k6, script, env_vars, summary_file, log_path, api_port, timeout, 
             *(["--out", f"csv={csv_path}", "--system-tags", windows.SYSTEM_TAGS] if csv_path else []), script]
     if cores:
         argv = ["taskset", "-c", cores, *argv]
-    proc = pm.start("k6", argv, log_path, env=env)
-    if started:
-        started(proc)
+    return pm.start("k6", argv, log_path, env=env)
+
+
+def wait_k6(pm, proc, timeout) -> int:
+    """k6's exit code (0 ok, 99 threshold crossed, 103 stopped through its API, other = error); killed after
+    timeout seconds."""
     try:
-        rc = proc.popen.wait(timeout=timeout)
+        return proc.popen.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         log(f"k6 did not finish within {timeout:.0f} s: killing it")
-        rc = -9
+        return -9
     finally:
         pm.stop(proc, grace=5)
-    return rc
+
+
+# k6's exit code when its REST API stopped the test (a warm-up that reached steady state)
+STOPPED_BY_API = 103
+
+
+def stop_k6(api_port) -> None:
+    """Ends a running test through k6's REST API: k6 stops its VUs, writes its summary and exits (STOPPED_BY_API)."""
+    body = json.dumps({"data": {"type": "status", "id": "default", "attributes": {"stopped": True}}}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{api_port}/v1/status", data=body, method="PATCH",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        response.read()
 
 
 def read_summary(path, model=None):

@@ -2,6 +2,7 @@
 container's cgroup), pools, queues, threads and GC from the app's /lab/saturation (the same series as /q/metrics, served
 on the event loop so that a starved worker pool can still report its queue) with prometheus_client's parser."""
 import csv
+import os
 import threading
 import time
 import urllib.request
@@ -16,6 +17,7 @@ METRICS = {
     "gc_pause_seconds": ("jvm_gc_pause_seconds_sum", None),
     # bytes allocated in the young generation, counted at each collection (so a rate only over many collections)
     "allocated_bytes": ("jvm_gc_memory_allocated_bytes_total", None),
+    "jit_ms": ("jvm_compilation_time_ms_total", None),  # the JIT compilers' time so far
     "jdbc_active": ("agroal_active_count", None),
     "jdbc_awaiting": ("agroal_awaiting_count", None),
     "jdbc_blocking_ms": ("agroal_blocking_time_average_milliseconds", None),
@@ -36,7 +38,7 @@ METRICS = {
     "cache_remote_lookups": ("lab_cache_remote_total", None),
 }
 COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
-           "host_cpu_pct",
+           "bench_cpu_pct", "host_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS]
 
 
@@ -54,12 +56,14 @@ def scrape(url, timeout=1.5):
 
 
 class Sampler(threading.Thread):
-    """others: name -> callable returning that party's CPU seconds so far (k6, the database), or None."""
+    """others: name -> callable returning that party's CPU seconds so far (k6, the database, the bench itself), or
+    None. Whatever else used the machine's cores meanwhile is other_cpu_pct: other processes' (% of one core)."""
 
-    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0):
+    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None):
         super().__init__(daemon=True)
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
         self.others = others or {}
+        self.cores = cores or os.cpu_count() or 1
         self.stop_event = threading.Event()
         self.rows = []
 
@@ -92,6 +96,9 @@ class Sampler(threading.Thread):
             for name, value in cpu.items():
                 if value is not None and prev[1].get(name) is not None:
                     row[f"{name}_cpu_pct"] = round(100 * (value - prev[1][name]) / elapsed, 1)
+            ours = [row[f"{name}_cpu_pct"] for name in cpu if f"{name}_cpu_pct" in row]
+            if self.probe and "app_cpu_pct" in row:
+                row["other_cpu_pct"] = round(max(0.0, row["host_cpu_pct"] * self.cores - sum(ours)), 1)
         try:
             row.update(scrape(self.metrics_url))
             row["metrics_missed"] = 0

@@ -1,5 +1,8 @@
-"""A block's runs on one app: warm-up, the ladder of loads (skipping a model's steps above its first SLO breach) and
-the capacity searches, each step after the app has drained the previous one, or on a fresh app if it could not."""
+"""A block's runs on one app: the warm-up until steady, the ladder of loads (skipping a model's steps above its first
+SLO breach) and the capacity searches, each step after the app has drained the previous one, or on a fresh app if it
+could not. A step is measured again, once, where its figures cannot be trusted as they stand: other processes loaded
+the machine meanwhile, or it broke the SLO by a margin that the variation between runs reaches (a breach bounds a
+capacity only once a second measurement confirms it)."""
 import dataclasses
 import itertools
 import os
@@ -12,11 +15,14 @@ from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table, why
 from benchlab.results.environment import SearchRecord
+from benchlab.run.measure import warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
+
+PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbed the first measurement may pass
 
 
 @dataclasses.dataclass
@@ -38,33 +44,63 @@ def generator_limited(row: dict, cores: int) -> bool:
     return bool(hits) and hits[0][1].resource == "k6 CPU"
 
 
+def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
+    """Why a step must be measured again, or None: other processes used more of the machine than the limit (% of one
+    core), or (a step the capacity is read from) it broke the SLO without k6 being the limit and not by a margin."""
+    other = row.get("other_cpu_pct")
+    if other is not None and other > max_interference:
+        return f"other processes used {other:.0f} % of one core (more than {max_interference:g} %)"
+    if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
+        return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
+                f"of {row['requests'] + row['dropped']}")
+    return None
+
+
 class Steps:
     def __init__(self, state: BenchState, k6: K6Runs, sampled: dict):
         self.state, self.k6, self.sampled = state, k6, sampled  # sampled: our processes whose CPU each run samples
 
-    def warm_up(self, proc, first: PlannedRun, base_url, tokens_file, label, seconds=None):
-        """Every model of a block (a scenario under one app configuration) at the scenario's lowest load, before
-        any measurement of the block: for the JIT, without overloading a model before it is measured. Where each
-        model has an app of its own, only that model."""
-        config = self.state.config
-        seconds = seconds or config.warmup
+    @property
+    def cores(self) -> int:
+        return int(self.state.env.get("cores") or os.cpu_count() or 1)
+
+    def warm_up(self, block: Block, first: PlannedRun, label: str):
+        """Every model of a block (a scenario under one app configuration), before any measurement of the block, at
+        a search's first rate, else the scenario's lowest load (no model overloaded before it is measured): until the
+        app is steady, at most --warmup seconds each, with the app's CPU budget lifted (the measured steps run within
+        it). Where each model has an app of its own, only that model."""
+        config, budget = self.state.config, self.state.budget
         scenario = first.scenario
-        load = min(config.load_levels[scenario], key=lambda l: (l.kind == LoadKind.CLOSED, l.value))
-        if load.kind == LoadKind.SEARCH:  # at the search's first rate
+        levels = config.load_levels[scenario]
+        load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \
+            min(levels, key=lambda level: (level.kind == LoadKind.CLOSED, level.value))
+        if load.kind != LoadKind.CLOSED:  # a search's first rate, a cost rate: an open load like any
             load = Load(LoadKind.OPEN, load.value)
         if SCENARIOS[scenario].warmup_vus is not None:
             load = Load(LoadKind.CLOSED, SCENARIOS[scenario].warmup_vus)
         models = [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
-        for model in models:
-            if proc is not None:  # an app of ours (not --target): let it finish the previous backlog
-                health.wait_drained(proc, base_url)
-            run = PlannedRun(0, first.runtime, scenario, load, 0, model, seconds, first.variant)
-            rc, _ = self.k6.k6(run, seconds, base_url, tokens_file, f"{label}-{run.tag}")
-            if rc not in (0, 99):
-                raise RuntimeError(f"k6 failed during warm-up (exit {rc}); "
-                                   f"see {self.state.logs}/k6-{label}-{run.tag}.log")
+        pid = block.probe.pid if block.probe is not None else None
+        if budget is not None:
+            budget.lift(pid)
+        try:
+            for model in models:
+                if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
+                    health.wait_drained(block.app, block.base_url)
+                run = PlannedRun(0, first.runtime, scenario, load, 0, model, config.warmup, first.variant)
+                record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
+                                             f"{label}-{run.tag}", config.warmup, label, budget is not None)
+                self.state.env.append("warmups", record)
+                last = record.windows[-1] if record.windows else None
+                log(f"{label} {scenario} {model} at {load.label}: "
+                    + ("steady" if record.steady else f"not steady within {config.warmup:g} s")
+                    + f" after {record.seconds:.0f} s and {record.requests} requests"
+                    + (f" (last {warmup.WINDOW_S:g} s: p99 {last.p99_ms} ms, app CPU {last.app_cpu_ms_per_req} ms "
+                       f"per request, JIT {last.jit_ms_per_s} ms/s)" if last else ""))
+        finally:
+            if budget is not None:
+                budget.restore(pid)
 
     def run_plan(self, runs, block: Block):
         """Runs a block; block.app and block.probe are new afterwards if the app had to be restarted. The runs of a
@@ -80,9 +116,14 @@ class Steps:
                 else:
                     self.ladder_step(group[0], block, progress, task)
 
+    def position(self, run: PlannedRun, search_step: int | None = None) -> str:
+        """Where a step stands in the plan: "run 3 of 33", "run 3 of 33, search step 4"."""
+        return f"run {run.index} of {len(self.state.plan.runs)}" + (
+            f", search step {search_step}" if search_step is not None else "")
+
     def ladder_step(self, run: PlannedRun, block: Block, progress, task):
-        progress.update(task, description=f"run {run.index}/{len(self.state.plan.runs)} {run.scenario} "
-                                          f"{run.model} {run.load.label} rep {run.repetition}")
+        progress.update(task, description=f"{self.position(run)} {run.scenario} {run.model} {run.load.label} "
+                                          f"rep {run.repetition}")
         key = (run.runtime, run.scenario, run.model, run.repetition)
         if run.load.kind == LoadKind.OPEN and key in block.broken:
             # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a model
@@ -90,7 +131,7 @@ class Steps:
             self.state.env.append("skipped", f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
             log(f"{run.tag}: skipped, {run.model} broke the SLO at {block.broken[key]:g}/s in this repetition")
         else:
-            row = self.step(run, block)
+            row = self.step(run, block, self.position(run))
             if run.load.kind == LoadKind.OPEN and not slo.holds_slo(dataclasses.asdict(row)):
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
@@ -102,7 +143,6 @@ class Steps:
         ceiling = (env.get("point_select") or {}).get("qps") if SCENARIOS[runs[0].scenario].limit == \
             Limit.POINT_SELECT else None
         searches = {r.model: Search(SearchSettings(r.load.value), ceiling) for r in runs}
-        cores = int(env.get("cores") or os.cpu_count() or 1)
         for round_no in itertools.count():
             order = runs if round_no % 2 == 0 else list(reversed(runs))
             todo = [(r, rate) for r in order if (rate := searches[r.model].next_rate()) is not None]
@@ -110,12 +150,11 @@ class Steps:
                 break
             for placeholder, rate in todo:
                 run = dataclasses.replace(placeholder, load=Load(LoadKind.OPEN, rate))
-                progress.update(task, description=f"run {placeholder.index}/{len(self.state.plan.runs)} "
-                                                  f"{run.scenario} {run.model} search step {round_no + 1} at "
-                                                  f"{run.load.label} rep {run.repetition}")
-                row = self.step(run, block)
-                values = dict(dataclasses.asdict(row), scenario=run.scenario)
-                searches[run.model].record(rate, slo.holds_slo(values), generator_limited(values, cores))
+                position = self.position(placeholder, len(searches[run.model].steps) + 1)
+                progress.update(task, description=f"{position} {run.scenario} {run.model} at {run.load.label} "
+                                                  f"rep {run.repetition}")
+                values = dataclasses.asdict(self.step(run, block, position))
+                searches[run.model].record(rate, slo.holds_slo(values), generator_limited(values, self.cores))
         for placeholder in runs:
             found = searches[placeholder.model]
             env.append("searches", SearchRecord(
@@ -126,20 +165,36 @@ class Steps:
                 f"({found.stop.value}) after {len(found.steps)} steps, held {found.held}/s, broke {found.broke}/s")
             progress.advance(task)
 
-    def step(self, run: PlannedRun, block: Block) -> RunRow:
+    def step(self, run: PlannedRun, block: Block, position: str) -> RunRow:
+        """A step, measured, and measured once more where measure_again says why: the last measurement is the
+        step's; the first stays in the table, marked superseded, and the report lists both."""
+        row = self.measure(run, block, position)
+        reason = measure_again(dataclasses.asdict(row), self.cores, self.state.config.max_interference,
+                               bounds_capacity=run.load.kind == LoadKind.OPEN)
+        if reason is None:
+            return row
+        log(f"{run.tag}: measuring it again after a pause, {reason}")
+        row.superseded = True
+        time.sleep(PAUSE_BEFORE_AGAIN_S)
+        again = self.measure(run, block, position, attempt=2, reason=reason)
+        return again
+
+    def measure(self, run: PlannedRun, block: Block, position: str, attempt: int = 1,
+                reason: str | None = None) -> RunRow:
         """One measured run: wait for the app to drain the previous one (or restart a starved app), measure, keep."""
         state = self.state
         drained = self.drain(run, block) if block.app is not None else 0.0
         if SCENARIOS[run.scenario].inserts_reports and block.db_url:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled)
-        row.drain_wait_s = round(drained, 1)
+        row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
         state.rows.append(row)
         self.check(row)
         log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
             f"{row.p99_ms if row.p99_ms is None else round(row.p99_ms, 1)} ms, errors {row.errors}, "
-            f"dropped {row.dropped} (run {run.index} of {len(state.plan.runs)}, about "
-            f"{duration(state.plan.seconds_left(run))} of runs left)")
+            f"dropped {row.dropped}" + (f", other processes {row.other_cpu_pct:.0f} % of a core"
+                                        if row.other_cpu_pct else "")
+            + f" ({position}; about {duration(state.plan.seconds_left(run))} of runs left)")
         table.write(state.out, state.rows, state.env)
         if block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
@@ -152,14 +207,13 @@ class Steps:
             return health.wait_drained(block.app, block.base_url)
         except health.StillBusy:
             # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a re-warm cost
-            # less. The re-warm is as long as the block's first one: after 5 s per model the next run still paid
-            # for the JIT (twice the CPU per request of its other repetitions).
+            # less. The re-warm runs until the app is steady again, as the block's first warm-up did.
             block.restarts += 1
             self.state.env.restarts = self.state.env.get("restarts", 0) + 1
             log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts})")
             self.state.pm.stop(block.app)
             block.app, block.probe = block.restart(block.restarts)
-            self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
+            self.warm_up(block, run, f"rewarm{block.restarts}")
             return health.wait_drained(block.app, block.base_url)
 
     def check(self, row: RunRow):

@@ -22,10 +22,12 @@ class Services:
     db: object = None  # the embedded database's process (None with --db-url)
     downstream: object = None
     redis_url: str | None = None
+    redis: object = None  # the embedded Redis' process, where a variant needs one
 
     def sampled(self) -> dict:
         """Our processes beside the app whose CPU each run samples: name -> process."""
-        return {name: proc for name, proc in (("db", self.db), ("downstream", self.downstream)) if proc is not None}
+        return {name: proc for name, proc in (("db", self.db), ("downstream", self.downstream), ("redis", self.redis))
+                if proc is not None}
 
 
 class Apps:
@@ -65,6 +67,7 @@ class Apps:
         if any(variant_of(r.scenario, r.variant).redis for r in self.state.plan.runs):
             log("starting Redis for the remote cache tier: ./mvnw -q exec:exec@redis")
             redis, up.redis_url = services.start_redis(pm, java_home, self.state.logs)
+            up.redis = redis
             log(f"Redis ready: {up.redis_url}")
         if self.cores:
             for proc in (db, up.downstream, redis):

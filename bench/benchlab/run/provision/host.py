@@ -14,6 +14,7 @@ class Runtime:
     name = "?"
     container = False
     java_home = None  # the JDK it runs on when not the bench's own (--jdk)
+    budget = None  # the app's CPU budget (provision/budget.py), where one applies: every start runs within it
 
     def __init__(self, options=None):
         self.options = options or {}
@@ -31,7 +32,8 @@ class Runtime:
 
     def start(self, pm, root, java_home, port, props, env, log_path):
         """Starts the app; returns a handle with alive(), pid, log_path, exit_info() (procs.Managed or Container)."""
-        return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env, cwd=root)
+        return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env, cwd=root,
+                        before_exec=self.budget.enter if self.budget else None)
 
     def probe(self, app):
         """What the sampler reads: the app's main process in /proc (and its cgroup for containers)."""
@@ -135,7 +137,7 @@ class JvmAotRuntime(JvmRuntime):
 
     def start(self, pm, root, java_home, port, props, env, log_path):
         return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env,
-                        cwd=self.app_dir(root))
+                        cwd=self.app_dir(root), before_exec=self.budget.enter if self.budget else None)
 
     def describe(self, root, java_home):
         return (f"jvm-aot: cd target/quarkus-app && {os.path.join(java_home, 'bin', 'java')} "

@@ -1,0 +1,147 @@
+"""The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit is one: a CFS quota of N CPUs' time per 100 ms period
+for the app's processes, through a cgroup of the cpu controller where this process may make one (root, cgroup v1 or
+v2); else N whole CPUs of the machine through an affinity mask (taskset's); else none, which the run says and goes on.
+
+The app joins its budget as it starts (before it execs, so that the JVM sizes its GC, pools and event loops for it),
+and the JVM is told the processor count such a quota implies, ceil(N), so that its view stays the same while a warm-up
+lifts the quota (the JIT then compiles at the machine's speed; every measured step runs within the budget). The group
+is removed when the bench ends, also on an error or a signal; one left by a bench that was killed is removed at the
+next start on the same port."""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+CGROUP_ROOT = "/sys/fs/cgroup"
+PERIOD_US = 100_000  # the CFS period of a Kubernetes CPU limit
+
+
+@dataclass
+class CpuBudget:
+    cpus: float  # what the app may use, in CPUs' worth of time (0.5: half of one core)
+    how: str  # "cgroup v1", "cgroup v2", "taskset" or "none"
+    group: str | None = None  # the cgroup's directory (cgroup v1 and v2)
+    cores: tuple[int, ...] = ()  # the CPUs (taskset)
+    why_not: str | None = None  # none: why no budget could be applied
+
+    @property
+    def applied(self) -> bool:
+        return self.how != "none"
+
+    @property
+    def processors(self) -> int:
+        """The processors a JVM derives from such a quota (ceil(N)) or CPU set."""
+        return len(self.cores) if self.how == "taskset" else max(1, math.ceil(self.cpus))
+
+    def jvm_options(self) -> list[str]:
+        return [f"-XX:ActiveProcessorCount={self.processors}"] if self.applied else []
+
+    def enter(self) -> None:
+        """In the app's process before it execs (subprocess' preexec_fn): into the group, or onto the CPUs."""
+        if self.how.startswith("cgroup"):
+            write(self.group, "cgroup.procs", os.getpid())
+        elif self.how == "taskset":
+            os.sched_setaffinity(0, self.cores)
+
+    def lift(self, pid: int | None = None) -> None:
+        """No limit: the whole machine, for a warm-up. pid: the app's (taskset's mask is per thread)."""
+        self.set_quota(None)
+        if self.how == "taskset" and pid:
+            set_affinity(pid, set(range(os.cpu_count() or 1)))
+
+    def restore(self, pid: int | None = None) -> None:
+        """The budget again, after a warm-up."""
+        self.set_quota(self.cpus)
+        if self.how == "taskset" and pid:
+            set_affinity(pid, set(self.cores))
+
+    def set_quota(self, cpus: float | None) -> None:
+        if self.how == "cgroup v1":
+            write(self.group, "cpu.cfs_period_us", PERIOD_US)
+            write(self.group, "cpu.cfs_quota_us", -1 if cpus is None else round(cpus * PERIOD_US))
+        elif self.how == "cgroup v2":
+            write(self.group, "cpu.max", f"{'max' if cpus is None else round(cpus * PERIOD_US)} {PERIOD_US}")
+
+    def describe(self) -> str:
+        if self.how.startswith("cgroup"):
+            return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * PERIOD_US)} us per {PERIOD_US} us "
+                    f"({self.how}, {self.group}); the JVM sees {self.processors} processor(s); warm-ups lift it")
+        if self.how == "taskset":
+            return (f"{self.cpus:g} CPU: CPUs {','.join(map(str, self.cores))} (an affinity mask, as taskset sets "
+                    f"it); the JVM sees {self.processors} processor(s); warm-ups lift it")
+        return f"none: {self.why_not}"
+
+    def remove(self) -> None:
+        if self.group:
+            remove_group(self.group)
+
+
+def write(directory: str, name: str, value) -> None:
+    with open(os.path.join(directory, name), "w") as f:
+        f.write(str(value))
+
+
+def set_affinity(pid: int, cores: set[int]) -> None:
+    """Every thread of the process (a mask is per thread; threads made later inherit their creator's)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            os.sched_setaffinity(int(tid), cores)
+        except (ProcessLookupError, PermissionError):
+            continue
+
+
+def remove_group(group: str) -> None:
+    """Whatever is left in the group back to its parent, then the group itself."""
+    try:
+        with open(os.path.join(group, "cgroup.procs")) as f:
+            left = [line.strip() for line in f if line.strip()]
+    except FileNotFoundError:
+        return
+    for pid in left:
+        try:
+            write(os.path.dirname(group), "cgroup.procs", pid)
+        except OSError:
+            pass  # ended meanwhile
+    try:
+        os.rmdir(group)
+    except FileNotFoundError:
+        pass
+
+
+def controller_dir(root: str = CGROUP_ROOT) -> tuple[str, str] | None:
+    """(cgroup version, the directory new groups of the cpu controller go in), if the machine has one: cgroup v1's
+    cpu hierarchy, or a cgroup v2 root whose children may use the cpu controller."""
+    for v1 in (os.path.join(root, "cpu"), os.path.join(root, "cpu,cpuacct")):
+        if os.path.isfile(os.path.join(v1, "cpu.cfs_quota_us")):
+            return "cgroup v1", v1
+    try:
+        with open(os.path.join(root, "cgroup.subtree_control")) as f:
+            if "cpu" in f.read().split():
+                return "cgroup v2", root
+    except OSError:
+        pass
+    return None
+
+
+def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT) -> CpuBudget:
+    """The budget as this machine can apply it: a group named `name` (one left by a killed bench removed first),
+    else whole CPUs, else none with the reason."""
+    found = controller_dir(root)
+    if found:
+        how, parent = found
+        group = os.path.join(parent, name)
+        try:
+            remove_group(group)
+            os.makedirs(group, exist_ok=True)
+            budget = CpuBudget(cpus, how, group=group)
+            budget.set_quota(cpus)
+            return budget
+        except OSError as e:
+            tried = f"{how} at {parent}: {e.strerror or e}"
+    else:
+        tried = f"no cpu controller under {root}"
+    if float(cpus).is_integer() and cpus < machine_cores and hasattr(os, "sched_setaffinity"):
+        return CpuBudget(cpus, "taskset", cores=tuple(range(machine_cores - int(cpus), machine_cores)))
+    return CpuBudget(cpus, "none", why_not=f"{cpus:g} CPU asked, but no cgroup could be made ({tried}) and a fraction "
+                                          f"of a CPU cannot be an affinity mask; the app ran unbudgeted")

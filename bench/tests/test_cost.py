@@ -1,0 +1,54 @@
+"""The steady cost per request (results/cost.py) and how the answer states it (report/steady.py): the cheapest model's
+CPU per request with its interval, each other model as a multiple of it or no detectable difference, what one core
+could serve; the table names the figure "steady" and "CPU per request"."""
+import pandas as pd
+
+from benchlab.report.steady import cost_table, cost_verdicts
+from benchlab.results.cost import costs
+
+
+def cost_runs(figures: dict[str, list[float]], rate=300.0) -> pd.DataFrame:
+    rows = []
+    for model, per_request in figures.items():
+        for rep, ms in enumerate(per_request, start=1):
+            rows.append(dict(scenario="jwt-mysql", model=model, load_model="cost", load=rate, repetition=rep,
+                             requests=1200, errors=0, ok_rps=rate, app_cpu_ms_per_req=ms, k6_cpu_pct=9.0,
+                             rss_peak_mb=310.0 + rep, alloc_mb_per_s=40.0))
+    rows.append(dict(scenario="jwt-mysql", model="virtual", load_model="open", load=900.0, repetition=1,
+                     requests=5400, errors=0, ok_rps=900.0, app_cpu_ms_per_req=0.1, k6_cpu_pct=30.0,
+                     rss_peak_mb=330.0, alloc_mb_per_s=90.0))  # a search step: not a cost run
+    return pd.DataFrame(rows)
+
+
+def test_each_model_as_a_multiple_of_the_cheapest_with_intervals_from_the_runs():
+    found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23],
+                             "reactive": [0.14, 0.15, 0.14]}))
+    assert [c.model for c in found] == ["reactive", "virtual", "worker"]
+    reactive, virtual, worker = found
+    assert reactive.ratio == 1 and round(reactive.cpu_ms, 3) == 0.143 and reactive.low <= 0.143 <= reactive.high
+    assert virtual.detectable and 1.1 < virtual.ratio_low < virtual.ratio < virtual.ratio_high < 1.35
+    assert worker.detectable and round(worker.ratio, 2) == 1.67
+    assert round(reactive.requests_per_core_s) == 6977 and reactive.k6_cpu_ms == 0.3 and reactive.runs == 3
+
+
+def test_costs_whose_runs_overlap_are_not_told_apart():
+    virtual, worker = costs(cost_runs({"virtual": [0.17, 0.22, 0.19], "worker": [0.18, 0.21, 0.20]}))
+    assert not worker.detectable and worker.ratio_low < 1 < worker.ratio_high
+
+
+def test_the_answer_states_the_cost_and_the_table_names_it_steady():
+    found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.17, 0.19, 0.18],
+                             "reactive": [0.14, 0.15, 0.14]}))
+    sentence, = cost_verdicts(found)
+    assert sentence.startswith("jwt-mysql, steady CPU per request at 300/s: reactive 0.143 ms (")
+    assert "virtual 1.21x (" in sentence and "one core serves at most about 6,977 requests/s" in sentence
+    assert "k6 spent 0.30 ms per request generating them" in sentence
+    table = cost_table(found)
+    assert table.title == "Steady-state CPU per request" and "steady CPU per request (ms)" in table.headers
+    assert table.text_rows[0][:4] == ["jwt-mysql", "300/s", "reactive", "0.143"]
+
+
+def test_a_failed_request_counts_no_cost_of_its_own():
+    runs = cost_runs({"virtual": [0.2, 0.2, 0.2]})
+    runs.loc[runs.load_model == "cost", "errors"] = 600  # half of 1,200 failed: the CPU went to the other half
+    assert round(costs(runs)[0].cpu_ms, 3) == 0.4
