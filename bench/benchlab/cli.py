@@ -84,8 +84,11 @@ def add_what_runs(p):
                         "VU levels as vus:N, or search:START, a capacity search per model from START requests/s "
                         "(x2 until the SLO breaks, then bisected to +-10 %%); per scenario with SCENARIO=")
     p.add_argument("--duration", type=float, help="seconds per measured run")
-    p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model before any measurement, in "
-                   "seconds: it ends as soon as the app is steady (CPU per request and p99 stopped falling)")
+    p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model before any measurement of a "
+                   "scenario the verdicts are read from (a search, a cost rate), in seconds: it ends as soon as the app "
+                   "is steady (the JIT all but done, CPU per request and p99 no longer falling)")
+    p.add_argument("--warmup-others", type=float, metavar="S", help="the same for the scenarios measured at fixed "
+                   "loads only")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
     p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of each cost rate (cost:RATE "
                    "loads: every model's CPU per request at a common rate on the steady app); at least 3")
@@ -276,12 +279,14 @@ def main(argv):
         from benchlab.run import runner
         plan = make_plan(config.runtimes, config.scenarios, config.load_levels, config.models, config.repeat,
                          config.duration, config.warmup, config.cooldown, config.variants, interleave=bool(config.jdk),
-                         cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration)
+                         cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
+                         warmup_others_s=config.warmup_others)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
                                              f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")
-            + f" of {config.duration:.0f} s, {plan.warmups} warm-ups of {config.warmup:.0f} s; planned load phase "
+            + f" of {config.duration:.0f} s, {plan.warmups} warm-ups until steady (at most {config.warmup:.0f} s, "
+            f"{config.warmup_others:.0f} s where no verdict is read); planned load phase "
             f"{duration(plan.planned_seconds())}, at most "
             f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
             f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "

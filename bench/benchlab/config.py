@@ -13,6 +13,7 @@ class Preset:
     own loads and variants in a preset are their modules' (Scenario.quick, Scenario.default)."""
     users: int
     warmup: float
+    warmup_others: float
     duration: float
     repeat: int
     timeout: float
@@ -35,14 +36,14 @@ PRESETS = {
     # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
     # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
     # selected with --scenarios.
-    "default": Preset(users=100_000, warmup=120, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
+    "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
                       app_cpus="0.5", cost_repeat=3, cost_duration=10,
                       cold_starts=5, warmup_curve=60),
     # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
     # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
     # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
     # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
-    "quick": Preset(users=2_000, warmup=30, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
+    "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),
 }
@@ -61,7 +62,8 @@ class Config:
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     load_levels: dict[str, list[Load]]
     duration: float
-    warmup: float  # the longest warm-up: it ends once the app is steady
+    warmup: float  # the longest warm-up of a scenario the verdicts are read from: it ends once the app is steady
+    warmup_others: float  # the longest warm-up of a scenario measured at fixed points only
     repeat: int
     cost_repeat: int
     cost_duration: float

@@ -1,5 +1,5 @@
 from benchlab.model import MODELS, Load, PlannedRun
-from benchlab.plan.planner import (RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
+from benchlab.plan.planner import (APP_START_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan, run_props)
 from benchlab.plan.search import SearchSettings
 
@@ -156,3 +156,15 @@ def test_the_models_are_listed_once_and_everything_about_them_follows():
     assert model_color("worker (article-small)") == model.MODEL_COLORS["worker"]
     assert model_order(["reactive", "worker (article-small)", "virtual", "worker"]) == [
         "virtual", "worker", "worker (article-small)", "reactive"]
+
+
+def test_a_scenario_the_verdicts_are_read_from_may_warm_up_longer_than_the_others():
+    from benchlab.plan.planner import reads_verdicts
+    loads = {"jwt-mysql": [Load("cost", 500), Load("search", 500)], "gateway": [Load("closed", 16)]}
+    plan = make_plan(["jvm"], ["jwt-mysql", "gateway"], loads, ["virtual", "worker"], 1, 6, 60, 0.5,
+                     warmup_others_s=8)
+    assert reads_verdicts(loads["jwt-mysql"]) and not reads_verdicts(loads["gateway"])
+    assert plan.warmup_cap("jwt-mysql") == 60 and plan.warmup_cap("gateway") == 8
+    assert (plan.warmups, plan.other_warmups) == (4, 2)
+    longest = plan.planned_seconds(upper_bound=True) - sum(plan.run_seconds(r, True) for r in plan.runs)
+    assert longest == 2 * (60 + RUN_OVERHEAD_S) + 2 * (8 + RUN_OVERHEAD_S) + plan.app_starts() * APP_START_S

@@ -43,12 +43,21 @@ def expected_restart(run: PlannedRun) -> bool:
     return in_flight > limit
 
 
+def reads_verdicts(loads: list[Load]) -> bool:
+    """Whether a scenario's loads give the report's verdicts (a capacity search, a cost rate): its warm-ups may take
+    the full --warmup to reach steady state; a scenario measured at fixed points only gets --warmup-others."""
+    return any(load.kind in (LoadKind.SEARCH, LoadKind.COST) for load in loads)
+
+
 @dataclass(frozen=True)
 class Plan:
     runs: list[PlannedRun]
     warmups: int
-    warmup_s: float
+    warmup_s: float  # the longest warm-up of a scenario the verdicts are read from
     cooldown_s: float
+    warmup_others_s: float | None = None  # the longest warm-up of any other scenario (None: warmup_s)
+    others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
+    other_warmups: int = 0  # how many of the warm-ups are theirs
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its measured fixed overhead, and a restart after every run
@@ -57,13 +66,16 @@ class Plan:
         repetition) and a capacity search at its usual steps; upper bound: with every run, a search at its step
         budget."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
+        verdicts = self.warmups - self.other_warmups
         return (sum(self.run_seconds(r, upper_bound) for r in runs)
-                + self.warmups * (self.warmup_seconds(upper_bound) + RUN_OVERHEAD_S)
+                + verdicts * (warmup_seconds(self.warmup_s, upper_bound) + RUN_OVERHEAD_S)
+                + self.other_warmups * (warmup_seconds(self.warmup_others_s or self.warmup_s, upper_bound)
+                                        + RUN_OVERHEAD_S)
                 + self.app_starts() * APP_START_S)
 
-    def warmup_seconds(self, upper_bound: bool = False) -> float:
-        """One warm-up: until steady, at most the cap."""
-        return self.warmup_s if upper_bound else min(self.warmup_s, EXPECTED_WARMUP_S)
+    def warmup_cap(self, scenario: str) -> float:
+        """The longest warm-up of a scenario's models."""
+        return self.warmup_others_s if scenario in self.others and self.warmup_others_s else self.warmup_s
 
     def run_seconds(self, run: PlannedRun, upper_bound: bool = False) -> float:
         """What one planned run costs: its steps, their overhead and an expected restart."""
@@ -79,7 +91,7 @@ class Plan:
         """A restart and the re-warm of every model of the run's block, as long as the block's first warm-up."""
         block_models = {r.model for r in self.runs if (r.runtime, r.scenario, r.variant)
                         == (run.runtime, run.scenario, run.variant)}
-        return RESTART_S + len(block_models) * (self.warmup_seconds() + RUN_OVERHEAD_S)
+        return RESTART_S + len(block_models) * (warmup_seconds(self.warmup_cap(run.scenario)) + RUN_OVERHEAD_S)
 
     def app_starts(self) -> int:
         """App starts for another configuration: wherever a run's properties differ from the run's before it, and
@@ -92,6 +104,11 @@ class Plan:
             first = firsts.pop(key[0], None)
             starts += key != (first or previous)
         return starts
+
+
+def warmup_seconds(cap: float, upper_bound: bool = False) -> float:
+    """One warm-up: until steady, at most the cap."""
+    return cap if upper_bound else min(cap, EXPECTED_WARMUP_S)
 
 
 def start_up_seconds(runtimes: int, cold_starts: int, curve_s: float) -> float:
@@ -118,7 +135,7 @@ def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
-              cost_seconds: float | None = None) -> Plan:
+              cost_seconds: float | None = None, warmup_others_s: float | None = None) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models. Models are interleaved innermost (A B C A B C),
     and repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
     no model's repetitions are bunched in one quiet or busy period. A variant (an app configuration) is one block:
@@ -159,4 +176,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             cost_seconds or seconds if load.kind == LoadKind.COST else seconds, variant.name)
                  for i, (model, load, rep) in enumerate(order)]
-    return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s)
+    others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))
+    other_warmups = sum(len([m for m in models if m in variant.models]) for _, scenario, variant, _ in blocks
+                        if scenario in others)
+    return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s, warmup_others_s=warmup_others_s,
+                others=others, other_warmups=other_warmups)

@@ -203,6 +203,7 @@ class Environment(Facts):
     wall_seconds: int = fact(setting=True, missing=None)
     duration_s: float = fact(setting=True, config="duration")
     warmup_s: float = fact(setting=True, config="warmup")
+    warmup_others_s: float = fact(setting=True, config="warmup_others")
     repeat: int = fact(setting=True, config="repeat")
     cost_repeat: int = fact(setting=True, config="cost_repeat")
     max_interference: float = fact(setting=True, config="max_interference")  # % of one core

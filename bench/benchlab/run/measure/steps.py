@@ -88,13 +88,14 @@ class Steps:
             for model in models:
                 if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
                     health.wait_drained(block.app, block.base_url)
-                run = PlannedRun(0, first.runtime, scenario, load, 0, model, config.warmup, first.variant)
+                cap = self.state.plan.warmup_cap(scenario)
+                run = PlannedRun(0, first.runtime, scenario, load, 0, model, cap, first.variant)
                 record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
-                                             f"{label}-{run.tag}", config.warmup, label, budget is not None)
+                                             f"{label}-{run.tag}", cap, label, budget is not None)
                 self.state.env.append("warmups", record)
                 last = record.windows[-1] if record.windows else None
                 log(f"{label} {scenario} {model} at {load.label}: "
-                    + ("steady" if record.steady else f"not steady within {config.warmup:g} s")
+                    + ("steady" if record.steady else f"not steady within {cap:g} s")
                     + f" after {record.seconds:.0f} s and {record.requests} requests"
                     + (f" (last {warmup.WINDOW_S:g} s: p99 {last.p99_ms} ms, app CPU {last.app_cpu_ms_per_req} ms "
                        f"per request, JIT {last.jit_ms_per_s} ms/s)" if last else ""))
