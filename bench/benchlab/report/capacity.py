@@ -158,7 +158,13 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
     row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
     breach = f"at {above[0]:g}/s: p99 {num(at.p99_ms.median())} ms, {int(at.errors.sum())} failed, " \
              f"{int(at.dropped.sum())} dropped of {int(at.requests.sum() + at.dropped.sum())}"
-    return f"{breach}; {why.explain(row, cores, SCENARIOS[c.scenario].worker_branches_nest)}"
+    explained = why.explain(row, cores, SCENARIOS[c.scenario].worker_branches_nest)
+    budget = why.app_budget(row)
+    if budget and "of its" not in explained and row.get("app_cpu_pct") == row.get("app_cpu_pct"):
+        # the app's share of its budget beside whatever saturated first: a budgeted app that did not use it was
+        # stopped by something else
+        explained += f"; the app used {row['app_cpu_pct'] / budget:.0f} % of its {budget:g} CPU budget"
+    return f"{breach}; {explained}"
 
 def knee_runs(runs: pd.DataFrame, caps: list[slo.Capacity]) -> dict[tuple[str, str], pd.Series]:
     """Per scenario and model, the run at its capacity (its knee): the first repetition that offered that rate."""

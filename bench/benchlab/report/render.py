@@ -186,7 +186,8 @@ def summary(env: Environment) -> str:
     wall = "(still running)" if env.wall_seconds is None else env.wall_seconds
     return (f"Command: {env.command_line}. Load phase (warm-ups and runs): planned {env.planned_seconds} s"
             + (f" (at most {at_most} s)" if at_most and at_most != env.planned_seconds else "")
-            + f", took {took} s; wall time {wall} s with start-up (build, database, tokens, app). {env.pinning}.")
+            + f", took {took} s; wall time {wall} s with start-up (build, database, tokens, app). {env.pinning}."
+            + (f" The app's CPU budget: {env.app_cpu_budget}." if env.app_cpu_budget else ""))
 
 
 def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = ()) -> list[Section]:

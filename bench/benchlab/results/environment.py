@@ -212,7 +212,7 @@ class Environment(Facts):
     timeout_s: float = fact(setting=True, config="timeout")
     jwt: str = fact(setting=True, config="jwt")
     app_cpus: float | None = fact(setting=True, config="app_cpus", missing=None)  # the CPU budget asked (--app-cpus)
-    app_cpu_budget: str = fact(setting=True)  # how it was applied, or why it could not be
+    app_cpu_budget: str | None = fact(setting=True, missing=None)  # how it was applied, or why it could not be
     database: str = fact(setting=True, config="database")
     target: str | None = fact(setting=True, config="target")
     pinning: str = fact(setting=True, missing=None)
