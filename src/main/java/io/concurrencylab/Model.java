@@ -1,5 +1,7 @@
 package io.concurrencylab;
 
+import java.util.Optional;
+
 /**
  * The concurrency models, the one list of them in Java: each serves the same endpoints under {@code /{path}/...} from
  * its own package ({@code io.concurrencylab.virtual}, ...), its request code running on one kind of thread. The k6
@@ -24,10 +26,12 @@ public enum Model {
 
     private final String path;
     private final RequestThread runsOn;
+    private final String packageName;
 
     Model(String path, RequestThread runsOn) {
         this.path = path;
         this.runsOn = runsOn;
+        this.packageName = Model.class.getPackageName() + "." + path;
     }
 
     /** The first segment of the model's URLs, and the last of its package's name. */
@@ -37,5 +41,15 @@ public enum Model {
 
     public RequestThread runsOn() {
         return runsOn;
+    }
+
+    /** The model whose package holds a resource class, if any. */
+    public static Optional<Model> ofResource(Class<?> resource) {
+        for (Model model : values()) {
+            if (model.packageName.equals(resource.getPackageName())) {
+                return Optional.of(model);
+            }
+        }
+        return Optional.empty();
     }
 }

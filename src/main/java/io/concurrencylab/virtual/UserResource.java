@@ -4,6 +4,8 @@ import io.concurrencylab.aggregation.BlockingAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
 import io.concurrencylab.cache.BlockingAggregateCache;
+import io.concurrencylab.overload.ConcurrencyLimited;
+import io.concurrencylab.overload.WorkKind;
 import io.concurrencylab.report.ReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
@@ -43,6 +45,7 @@ public class UserResource {
     @GET
     @Path("/me")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.LOOKUP)
     public UserView me() {
         return users.findViewByEmail(TokenClaims.email(token));
     }
@@ -50,24 +53,28 @@ public class UserResource {
     @POST
     @Path("/me/report")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.REPORT)
     public UserReport report() {
         return reports.report(TokenClaims.email(token));
     }
 
     @GET
     @Path("/{id}/aggregate")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregate(String id) {
         return aggregation.aggregate(UserIds.parse(id), branches);
     }
 
     @GET
     @Path("/{id}/aggregate/cached")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregateCached(String id) {
         return cache.get(UserIds.parse(id), userId -> aggregation.aggregate(userId, branches));
     }
 
     @GET
     @Path("/{id}/aggregate/sequential")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregateSequentially(String id) {
         return aggregation.aggregateSequentially(UserIds.parse(id));
     }
