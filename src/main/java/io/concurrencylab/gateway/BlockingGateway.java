@@ -22,7 +22,7 @@ public class BlockingGateway {
     }
 
     /** Calls the next instance and answers for it; failures become the error contract's 502 and 504. */
-    public RestResponse<ObjectNode> forward(String model, Function<BackendClient, ObjectNode> call) {
+    public RestResponse<ObjectNode> forward(String model, Function<BlockingBackendClient, ObjectNode> call) {
         long started = System.nanoTime();
         BackendInstances.Instance instance = instances.next();
         ObjectNode answer;

@@ -6,10 +6,10 @@ import io.concurrencylab.aggregation.UserIds;
 import io.concurrencylab.cache.BlockingAggregateCache;
 import io.concurrencylab.overload.ConcurrencyLimited;
 import io.concurrencylab.overload.WorkKind;
-import io.concurrencylab.report.ReportRepository;
+import io.concurrencylab.report.BlockingReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
-import io.concurrencylab.user.UserRepository;
+import io.concurrencylab.user.BlockingUserRepository;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.quarkus.virtual.threads.VirtualThreads;
@@ -25,14 +25,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @RunOnVirtualThread
 public class UserResource {
 
-    private final UserRepository users;
-    private final ReportRepository reports;
+    private final BlockingUserRepository users;
+    private final BlockingReportRepository reports;
     private final BlockingAggregation aggregation;
     private final BlockingAggregateCache cache;
     private final ExecutorService branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation,
+    UserResource(BlockingUserRepository users, BlockingReportRepository reports, BlockingAggregation aggregation,
             BlockingAggregateCache cache, @VirtualThreads ExecutorService branches, JsonWebToken token) {
         this.users = users;
         this.reports = reports;

@@ -6,10 +6,10 @@ import io.concurrencylab.aggregation.UserIds;
 import io.concurrencylab.cache.BlockingAggregateCache;
 import io.concurrencylab.overload.ConcurrencyLimited;
 import io.concurrencylab.overload.WorkKind;
-import io.concurrencylab.report.ReportRepository;
+import io.concurrencylab.report.BlockingReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
-import io.concurrencylab.user.UserRepository;
+import io.concurrencylab.user.BlockingUserRepository;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.smallrye.common.annotation.Blocking;
@@ -27,14 +27,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @Blocking
 public class UserResource {
 
-    private final UserRepository users;
-    private final ReportRepository reports;
+    private final BlockingUserRepository users;
+    private final BlockingReportRepository reports;
     private final BlockingAggregation aggregation;
     private final BlockingAggregateCache cache;
     private final BranchExecutor branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation,
+    UserResource(BlockingUserRepository users, BlockingReportRepository reports, BlockingAggregation aggregation,
             BlockingAggregateCache cache, BranchExecutor branches, JsonWebToken token) {
         this.users = users;
         this.reports = reports;
