@@ -81,7 +81,7 @@ class ThreadModelTest {
         doAnswer(call -> {
             work.add("answer on " + ThreadRecorder.currentKind());
             return call.callRealMethod();
-        }).when(gatewayAnswers).answer(any(), anyString(), anyString(), anyLong());
+        }).when(gatewayAnswers).answer(any(), any(), anyString(), anyLong());
         doAnswer(call -> {
             work.add("sleep on " + ThreadRecorder.currentKind());
             return call.callRealMethod();
