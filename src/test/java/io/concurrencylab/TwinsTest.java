@@ -8,68 +8,71 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * The twins stay twins. The virtual and the worker model's resources are whole copies (see virtual/package-info.java)
- * that differ only in their concurrency idiom; the shared packages' blocking and reactive classes come in pairs,
- * {@code BlockingX} beside {@code ReactiveX}.
+ * The twins stay twins. The blocking models' resources (virtual's, worker's) are whole copies, see
+ * virtual/package-info.java, that differ only in their concurrency idiom; the shared packages' blocking and reactive
+ * classes come in pairs, {@code BlockingX} beside {@code ReactiveX}.
  */
 class TwinsTest {
 
     static final Path SOURCES = Path.of("src/main/java/io/concurrencylab");
-    static final Path VIRTUAL = SOURCES.resolve("virtual");
-    static final Path WORKER = SOURCES.resolve("worker");
 
     /**
-     * Everything a worker resource may write otherwise than its virtual twin, as the virtual one writes it and as the
-     * worker one does: the package and route, the annotation, the executor of the parallel branches.
+     * How each blocking model writes its concurrency idiom in its resources, and what that is: the annotation that
+     * puts a request on the model's thread, and the executor of the parallel branches. Package, route and Model
+     * constant are the model's own in every model.
      */
-    static final List<Map.Entry<String, String>> IDIOM = List.of(
-            Map.entry("package io.concurrencylab.virtual;", "package io.concurrencylab.worker;"),
-            Map.entry("@Path(\"/virtual", "@Path(\"/worker"),
-            Map.entry("Model.VIRTUAL", "Model.WORKER"),
-            Map.entry("import io.smallrye.common.annotation.RunOnVirtualThread;",
-                    "import io.smallrye.common.annotation.Blocking;"),
-            Map.entry("@RunOnVirtualThread\n", "@Blocking\n"),
-            Map.entry("import io.quarkus.virtual.threads.VirtualThreads;\n", ""),
-            Map.entry("import java.util.concurrent.ExecutorService;\n", ""),
-            Map.entry("private final ExecutorService branches;", "private final BranchExecutor branches;"),
-            Map.entry("@VirtualThreads ExecutorService branches", "BranchExecutor branches"));
+    static final Map<Model, List<Map.Entry<String, String>>> IDIOMS = Map.of(
+            Model.VIRTUAL, List.of(
+                    Map.entry("import io.smallrye.common.annotation.RunOnVirtualThread;\n", "import {annotation};\n"),
+                    Map.entry("@RunOnVirtualThread\n", "@{annotation}\n"),
+                    Map.entry("import io.quarkus.virtual.threads.VirtualThreads;\n", ""),
+                    Map.entry("import java.util.concurrent.ExecutorService;\n", ""),
+                    Map.entry("@VirtualThreads ExecutorService branches", "{branch executor} branches"),
+                    Map.entry("ExecutorService branches;", "{branch executor} branches;")),
+            Model.WORKER, List.of(
+                    Map.entry("import io.smallrye.common.annotation.Blocking;\n", "import {annotation};\n"),
+                    Map.entry("@Blocking\n", "@{annotation}\n"),
+                    Map.entry("BranchExecutor branches", "{branch executor} branches")));
 
     /** A class's comment: a Javadoc block that starts the line, as no member's does. */
     static final Pattern CLASS_COMMENT = Pattern.compile("(?ms)^/\\*\\*.*?\\*/\n");
 
     @Test
-    void theVirtualAndWorkerResourcesDifferOnlyInTheirConcurrencyIdiom() throws IOException {
-        List<String> resources = resources(VIRTUAL);
-        assertEquals(resources, resources(WORKER), "the resources of " + VIRTUAL + " and " + WORKER);
+    void theBlockingModelsResourcesDifferOnlyInTheirConcurrencyIdiom() throws IOException {
+        List<Model> blocking = Arrays.stream(Model.values())
+                .filter(model -> model.runsOn() != Model.RequestThread.EVENT_LOOP).toList();
+        assertEquals(blocking, blocking.stream().filter(IDIOMS::containsKey).toList(),
+                "the blocking models whose idiom TwinsTest.IDIOMS says");
+        Model reference = blocking.get(0);
+        List<String> resources = resources(reference);
         assertTrue(resources.size() >= 3, "resources compared: " + resources);
-        List<String> idiomsSeen = new ArrayList<>();
+        Set<String> idiomsSeen = new HashSet<>();
         List<Executable> comparisons = new ArrayList<>();
-        for (String resource : resources) {
-            String asWorker = withoutClassComment(VIRTUAL.resolve(resource));
-            for (Map.Entry<String, String> difference : IDIOM) {
-                if (asWorker.contains(difference.getKey())) {
-                    idiomsSeen.add(difference.getKey());
-                    asWorker = asWorker.replace(difference.getKey(), difference.getValue());
-                }
+        for (Model model : blocking.subList(1, blocking.size())) {
+            assertEquals(resources, resources(model), "the resources of " + reference.path() + " and " + model.path());
+            for (String resource : resources) {
+                String expected = inGeneral(reference, resource, idiomsSeen);
+                String actual = inGeneral(model, resource, idiomsSeen);
+                comparisons.add(() -> assertEquals(expected, actual, () -> model.path() + "/" + resource
+                        + " differs from " + reference.path() + "/" + resource + " in more than the idiom, first "
+                        + firstDifference(expected, actual)));
             }
-            String expected = asWorker;
-            String worker = withoutClassComment(WORKER.resolve(resource));
-            comparisons.add(() -> assertEquals(expected, worker, () -> WORKER.resolve(resource) + " differs from "
-                    + VIRTUAL.resolve(resource) + " in more than the idiom, first "
-                    + firstDifference(expected, worker)));
         }
         assertAll(comparisons);
-        // Every difference allowed is one the copies make: the list says what the idiom is, nothing more.
-        assertEquals(IDIOM.stream().map(Map.Entry::getKey).toList(),
-                IDIOM.stream().map(Map.Entry::getKey).filter(idiomsSeen::contains).toList());
+        // Every way of writing an idiom that the list knows is one a resource uses: the list says no more than that.
+        IDIOMS.forEach((model, idiom) -> assertEquals(List.of(), idiom.stream().map(Map.Entry::getKey)
+                .filter(written -> !idiomsSeen.contains(written)).toList(), model + "'s idiom not written anywhere"));
     }
 
     @Test
@@ -88,15 +91,27 @@ class TwinsTest {
         assertEquals(List.of(), unpaired);
     }
 
-    private static List<String> resources(Path model) throws IOException {
-        try (Stream<Path> files = Files.list(model)) {
+    private static List<String> resources(Model model) throws IOException {
+        try (Stream<Path> files = Files.list(SOURCES.resolve(model.path()))) {
             return files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith("Resource.java"))
                     .sorted().toList();
         }
     }
 
-    private static String withoutClassComment(Path source) throws IOException {
-        return CLASS_COMMENT.matcher(Files.readString(source)).replaceAll("");
+    /** A model's resource without its class comment, its package, route, Model constant and idiom made placeholders. */
+    private static String inGeneral(Model model, String resource, Set<String> idiomsSeen) throws IOException {
+        String source = CLASS_COMMENT.matcher(Files.readString(SOURCES.resolve(model.path()).resolve(resource)))
+                .replaceAll("")
+                .replace("package io.concurrencylab." + model.path() + ";", "package io.concurrencylab.{model};")
+                .replace("@Path(\"/" + model.path(), "@Path(\"/{model}")
+                .replace("Model." + model.name(), "Model.{MODEL}");
+        for (Map.Entry<String, String> written : IDIOMS.get(model)) {
+            if (source.contains(written.getKey())) {
+                idiomsSeen.add(written.getKey());
+                source = source.replace(written.getKey(), written.getValue());
+            }
+        }
+        return source;
     }
 
     private static String firstDifference(String expected, String actual) {
@@ -104,7 +119,7 @@ class TwinsTest {
         List<String> b = actual.lines().toList();
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
             if (!a.get(i).equals(b.get(i))) {
-                return "'" + b.get(i).strip() + "' where the virtual twin has '" + a.get(i).strip() + "'";
+                return "'" + b.get(i).strip() + "' where the reference has '" + a.get(i).strip() + "'";
             }
         }
         return "at the end: one has more lines";
