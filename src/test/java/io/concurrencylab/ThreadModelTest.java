@@ -13,8 +13,8 @@ import io.concurrencylab.gateway.GatewayAnswers;
 import io.concurrencylab.support.Models;
 import io.concurrencylab.support.ThreadRecorder;
 import io.concurrencylab.support.Tokens;
+import io.concurrencylab.user.BlockingUserRepository;
 import io.concurrencylab.user.ReactiveUserRepository;
-import io.concurrencylab.user.UserRepository;
 import io.concurrencylab.workload.BlockingWorkloads;
 import io.concurrencylab.workload.Sha256Rounds;
 import io.concurrencylab.workload.Timers;
@@ -42,7 +42,7 @@ class ThreadModelTest {
     static final List<String> models = Models.ALL;
 
     @InjectSpy
-    UserRepository users;
+    BlockingUserRepository users;
 
     @InjectSpy
     ReactiveUserRepository reactiveUsers;
@@ -81,7 +81,7 @@ class ThreadModelTest {
         doAnswer(call -> {
             work.add("answer on " + ThreadRecorder.currentKind());
             return call.callRealMethod();
-        }).when(gatewayAnswers).answer(any(), anyString(), anyString(), anyLong());
+        }).when(gatewayAnswers).answer(any(), any(), anyString(), anyLong());
         doAnswer(call -> {
             work.add("sleep on " + ThreadRecorder.currentKind());
             return call.callRealMethod();

@@ -20,10 +20,10 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class BlockingAggregation {
 
-    private final DownstreamClient downstream;
+    private final BlockingDownstreamClient downstream;
     private final Duration deadline;
 
-    BlockingAggregation(@RestClient DownstreamClient downstream, AggregationConfig config) {
+    BlockingAggregation(@RestClient BlockingDownstreamClient downstream, AggregationConfig config) {
         this.downstream = downstream;
         this.deadline = config.deadline();
     }

@@ -1,55 +1,26 @@
 package io.concurrencylab.cache;
 
 import io.concurrencylab.aggregation.UserIds;
-import io.concurrencylab.error.ErrorCode;
-import io.concurrencylab.error.ServiceException;
-import io.quarkus.cache.Cache;
-import io.quarkus.cache.CacheName;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.keys.ReactiveKeyCommands;
-import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Path;
-import java.time.Duration;
 
 /**
- * {@code DELETE /cache/aggregate/{id}}: forgets a user's cached aggregate in every replica. Deletes the Redis key, then
- * this replica's local entry (so that its next answer is fresh), then tells the other replicas on the invalidation
- * channel ({@link InvalidationListener}). 204 when done; 503 {@code cache_unavailable} when Redis could not be reached,
- * since the other replicas could not be told. Without Redis there is only this replica's local entry to forget.
+ * {@code DELETE /cache/aggregate/{id}}: 204 once the user's cached aggregate is forgotten in every replica
+ * ({@link AggregateCacheInvalidation}); 503 {@code cache_unavailable} when Redis could not be reached.
  */
 @Path("/cache/aggregate")
 public class AggregateCacheResource {
 
-    private final Cache local;
-    private final ReactiveKeyCommands<String> keys;
-    private final ReactivePubSubCommands<String> channel;
-    private final boolean shared;
-    private final Duration timeout;
+    private final AggregateCacheInvalidation invalidation;
 
-    AggregateCacheResource(@CacheName(AggregateCacheNames.LOCAL) Cache local, ReactiveRedisDataSource redis,
-            RedisLocation location, RemoteTierConfig config) {
-        this.local = local;
-        this.keys = redis.key();
-        this.channel = redis.pubsub(String.class);
-        this.shared = location.isConfigured();
-        this.timeout = config.timeout();
+    AggregateCacheResource(AggregateCacheInvalidation invalidation) {
+        this.invalidation = invalidation;
     }
 
     @DELETE
     @Path("/{id}")
     public Uni<Void> invalidate(String id) {
-        long userId = UserIds.parse(id);
-        if (!shared) {
-            return local.invalidate(userId);
-        }
-        return keys.del(AggregateCacheNames.redisKey(userId)).ifNoItem().after(timeout).fail()
-                .call(() -> local.invalidate(userId))
-                .call(() -> channel.publish(AggregateCacheNames.INVALIDATIONS, Long.toString(userId))
-                        .ifNoItem().after(timeout).fail())
-                .replaceWithVoid()
-                .onFailure().transform(failure -> new ServiceException(ErrorCode.CACHE_UNAVAILABLE,
-                        "Redis could not be reached: the other replicas were not told", failure));
+        return invalidation.invalidate(UserIds.parse(id));
     }
 }

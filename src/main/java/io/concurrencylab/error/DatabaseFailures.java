@@ -38,9 +38,9 @@ public final class DatabaseFailures {
         return failure;
     }
 
-    /** For blocking callers, which must throw an unchecked exception. */
-    public static RuntimeException translated(RuntimeException failure) {
-        return translate(failure) instanceof RuntimeException translated ? translated : failure;
+    /** The same for blocking callers, which throw it: a runtime exception translates to one. */
+    public static RuntimeException translate(RuntimeException failure) {
+        return (RuntimeException) translate((Throwable) failure);
     }
 
     static boolean isUnavailable(Throwable failure) {

@@ -20,7 +20,7 @@ import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 public class BackendInstances {
 
     /** One instance: its name (host:port) and its two clients. */
-    public record Instance(String name, BackendClient blocking, ReactiveBackendClient reactive) {
+    public record Instance(String name, BlockingBackendClient blocking, ReactiveBackendClient reactive) {
     }
 
     private final List<Instance> instances;
@@ -29,7 +29,8 @@ public class BackendInstances {
     BackendInstances(GatewayConfig config, BackendServers local) {
         List<URI> urls = config.instances().orElseGet(local::urls);
         this.instances = urls.stream().map(url -> new Instance(url.getAuthority(),
-                client(url, config, BackendClient.class), client(url, config, ReactiveBackendClient.class))).toList();
+                client(url, config, BlockingBackendClient.class), client(url, config, ReactiveBackendClient.class)))
+                .toList();
     }
 
     private static <T> T client(URI url, GatewayConfig config, Class<T> type) {

@@ -1,6 +1,7 @@
 package io.concurrencylab.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import io.concurrencylab.error.DownstreamFailures;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.function.Function;
@@ -22,7 +23,7 @@ public class BlockingGateway {
     }
 
     /** Calls the next instance and answers for it; failures become the error contract's 502 and 504. */
-    public RestResponse<ObjectNode> forward(String model, Function<BackendClient, ObjectNode> call) {
+    public RestResponse<ObjectNode> forward(Model model, Function<BlockingBackendClient, ObjectNode> call) {
         long started = System.nanoTime();
         BackendInstances.Instance instance = instances.next();
         ObjectNode answer;

@@ -1,5 +1,6 @@
 package io.concurrencylab.gateway;
 
+import io.concurrencylab.Model;
 import io.concurrencylab.error.ErrorCode;
 import io.concurrencylab.error.ServiceException;
 import jakarta.ws.rs.core.Response;
@@ -16,8 +17,8 @@ public final class Gateway {
     }
 
     /** The path prefix of a model's gateway route, which the backends do not see. */
-    public static String prefix(String model) {
-        return "/" + model + "/gateway";
+    public static String prefix(Model model) {
+        return "/" + model.path() + "/gateway";
     }
 
     /** A backend's 4xx or 5xx is the gateway's 502: the client's request was forwarded, the backend failed it. */

@@ -1,6 +1,7 @@
 package io.concurrencylab.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -8,9 +9,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 @ApplicationScoped
 public class GatewayAnswers {
 
-    public RestResponse<ObjectNode> answer(ObjectNode backendAnswer, String model, String instance, long startedNanos) {
+    public RestResponse<ObjectNode> answer(ObjectNode backendAnswer, Model model, String instance, long startedNanos) {
         ObjectNode gateway = backendAnswer.putObject("_gateway");
-        gateway.put("model", model);
+        gateway.put("model", model.path());
         gateway.put("instance", instance);
         gateway.put("took_ms", (System.nanoTime() - startedNanos) / 1_000_000);
         return RestResponse.ResponseBuilder.ok(backendAnswer).header(Gateway.INSTANCE_HEADER, instance).build();

@@ -13,7 +13,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-/** Non-blocking REST client of one backend instance, for the reactive model: the same calls as {@link BackendClient}. */
+/**
+ * Non-blocking REST client of one backend instance, for the reactive model: the same calls as
+ * {@link BlockingBackendClient}.
+ */
 @Path("/api")
 public interface ReactiveBackendClient {
 

@@ -1,6 +1,7 @@
 package io.concurrencylab.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import io.concurrencylab.error.DownstreamFailures;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,7 +21,7 @@ public class ReactiveGateway {
     }
 
     /** Calls the next instance and answers for it; failures become the error contract's 502 and 504. */
-    public Uni<RestResponse<ObjectNode>> forward(String model, Function<ReactiveBackendClient, Uni<ObjectNode>> call) {
+    public Uni<RestResponse<ObjectNode>> forward(Model model, Function<ReactiveBackendClient, Uni<ObjectNode>> call) {
         long started = System.nanoTime();
         BackendInstances.Instance instance = instances.next();
         return call.apply(instance.reactive()).onFailure().transform(DownstreamFailures::translate)

@@ -1,79 +1,78 @@
 package io.concurrencylab.overload;
 
+import io.concurrencylab.Model;
 import io.concurrencylab.error.ErrorBody;
 import io.concurrencylab.error.ErrorCode;
-import io.quarkus.vertx.http.runtime.filters.Filters;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.Json;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import java.util.EnumMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Load shedding in front of every model: a count of requests in progress per model and kind, kept on the event loop
- * before a request is handed to a virtual thread, the worker pool or a reactive pipeline. Past the limit the request
- * is answered 503 {@code service_overloaded} with {@code Retry-After} right away, instead of joining a queue that
- * only grows (the worker pool's, the JDBC pool's wait, the reactive pool's wait queue).
+ * Load shedding in front of every model: a count of requests in progress per model and kind of work. Past the limit a
+ * request is answered 503 {@code service_overloaded} with {@code Retry-After} right away, instead of joining a queue
+ * that only grows (the worker pool's, the JDBC pool's wait, the reactive pool's wait queue).
+ * <p>
+ * What a request counts as comes from the route it was matched to, not from its URL: the model from the resource's
+ * package ({@link Model#ofResource}), the kind from the method's {@link ConcurrencyLimited}. Hence a Quarkus REST
+ * request filter, which runs once the route is matched. {@code nonBlocking} keeps it on the event loop, before the
+ * request is handed to a virtual thread or the worker pool, so that a shed request never waits in the queue it is shed
+ * from; Quarkus REST can only place it there if it comes before every other request filter, hence its priority. The
+ * price: the route's matching and, for a request with a token, its (proactive) authentication come before shedding.
  */
 @ApplicationScoped
 public class ConcurrencyLimit {
 
-    /** Before authentication and routing to the resources: shedding must cost less than serving. */
-    private static final int PRIORITY = 1_000;
+    /** Before every other request filter: only then does a non-blocking filter run before the dispatch. */
+    private static final int FIRST = 0;
     private static final ErrorCode OVERLOADED = ErrorCode.SERVICE_OVERLOADED;
-    private static final String BODY = Json.encode(
-            new ErrorBody(OVERLOADED.status(), OVERLOADED.code(), OVERLOADED.message(), null));
-
-    /** The path prefixes of the three models' resources. */
-    private static final Set<String> MODELS = Set.of("virtual", "worker", "reactive");
 
     private final OverloadConfig limits;
-    private final Map<String, AtomicInteger> inProgress = new ConcurrentHashMap<>();
+    /** Every counter there can be, made once: no request adds one. */
+    private final Map<Model, Map<WorkKind, AtomicInteger>> inProgress = new EnumMap<>(Model.class);
 
     ConcurrencyLimit(OverloadConfig limits) {
         this.limits = limits;
-    }
-
-    void register(@Observes Filters filters) {
-        filters.register(this::limit, PRIORITY);
-    }
-
-    private void limit(RoutingContext request) {
-        String key = counterKey(request.normalizedPath());
-        if (key == null) {
-            request.next();
-            return;
+        for (Model model : Model.values()) {
+            Map<WorkKind, AtomicInteger> counts = new EnumMap<>(WorkKind.class);
+            for (WorkKind kind : WorkKind.values()) {
+                counts.put(kind, new AtomicInteger());
+            }
+            inProgress.put(model, counts);
         }
-        int limit = key.endsWith("aggregate") ? limits.maxConcurrentAggregations() : limits.maxConcurrentLookups();
-        AtomicInteger count = inProgress.computeIfAbsent(key, k -> new AtomicInteger());
-        if (count.incrementAndGet() > limit) {
-            count.decrementAndGet();
-            request.response().setStatusCode(OVERLOADED.status())
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .putHeader(HttpHeaders.RETRY_AFTER, ErrorBody.RETRY_AFTER_SECONDS)
-                    .end(BODY);
-            return;
-        }
-        request.addEndHandler(ended -> count.decrementAndGet());
-        request.next();
     }
 
-    /**
-     * One counter per model and kind of work (lookup, report, aggregation), or null for anything else (health, metrics,
-     * the downstream, unknown paths). Only known names make a key, so that no path a client invents adds a counter.
-     */
-    static String counterKey(String path) {
-        String[] segments = path.split("/");
-        if (segments.length < 4 || !MODELS.contains(segments[1]) || !"users".equals(segments[2])) {
+    /** The 503 of a request over its limit, or null to let it through. */
+    @ServerRequestFilter(nonBlocking = true, priority = FIRST)
+    public Response limit(ResourceInfo route, RoutingContext request) {
+        ConcurrencyLimited limited = route.getResourceMethod().getAnnotation(ConcurrencyLimited.class);
+        Optional<Model> model = Model.ofResource(route.getResourceClass());
+        if (limited == null || model.isEmpty()) {
             return null;
         }
-        String kind = path.endsWith("/users/me") ? "me"
-                : path.endsWith("/users/me/report") ? "report"
-                : path.contains("/aggregate") ? "aggregate" : null;
-        return kind == null ? null : segments[1] + "/" + kind;
+        return enter(model.get(), limited.value(), request);
+    }
+
+    /** Counts the request in until its response ends, or refuses it when its model and kind are at their limit. */
+    Response enter(Model model, WorkKind kind, RoutingContext request) {
+        AtomicInteger count = inProgress.get(model).get(kind);
+        if (count.incrementAndGet() > limit(kind)) {
+            count.decrementAndGet();
+            return ErrorBody.response(OVERLOADED, OVERLOADED.message());
+        }
+        request.addEndHandler(ended -> count.decrementAndGet());
+        return null;
+    }
+
+    private int limit(WorkKind kind) {
+        return switch (kind) {
+            case LOOKUP, REPORT -> limits.maxConcurrentLookups();
+            case AGGREGATION -> limits.maxConcurrentAggregations();
+        };
     }
 }

@@ -1,6 +1,7 @@
 package io.concurrencylab.reactive;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import io.concurrencylab.gateway.Gateway;
 import io.concurrencylab.gateway.ReactiveGateway;
 import io.smallrye.mutiny.Uni;
@@ -14,7 +15,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/reactive/gateway")
 public class GatewayResource {
 
-    private static final String MODEL = "reactive";
+    private static final Model MODEL = Model.REACTIVE;
 
     private final ReactiveGateway gateway;
 

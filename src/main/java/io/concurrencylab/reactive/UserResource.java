@@ -4,6 +4,8 @@ import io.concurrencylab.aggregation.ReactiveAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
 import io.concurrencylab.cache.ReactiveAggregateCache;
+import io.concurrencylab.overload.ConcurrencyLimited;
+import io.concurrencylab.overload.WorkKind;
 import io.concurrencylab.report.ReactiveReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
@@ -38,6 +40,7 @@ public class UserResource {
     @GET
     @Path("/me")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.LOOKUP)
     public Uni<UserView> me() {
         return users.findViewByEmail(TokenClaims.email(token));
     }
@@ -45,24 +48,28 @@ public class UserResource {
     @POST
     @Path("/me/report")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.REPORT)
     public Uni<UserReport> report() {
         return reports.report(TokenClaims.email(token));
     }
 
     @GET
     @Path("/{id}/aggregate")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public Uni<UserAggregate> aggregate(String id) {
         return aggregation.aggregate(UserIds.parse(id));
     }
 
     @GET
     @Path("/{id}/aggregate/cached")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public Uni<UserAggregate> aggregateCached(String id) {
         return cache.get(UserIds.parse(id), aggregation::aggregate);
     }
 
     @GET
     @Path("/{id}/aggregate/sequential")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public Uni<UserAggregate> aggregateSequentially(String id) {
         return aggregation.aggregateSequentially(UserIds.parse(id));
     }

@@ -10,7 +10,6 @@ import static io.concurrencylab.report.ReportQueries.SAME_AGE;
 
 import io.concurrencylab.error.DatabaseFailures;
 import io.concurrencylab.user.User;
-import io.concurrencylab.user.UserRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
@@ -26,7 +25,7 @@ public class ReactiveReportRepository implements PanacheRepositoryBase<Report, L
 
     public Uni<UserReport> report(String email) {
         return Panache.withTransaction(() -> Panache.getSession().chain(session -> session.find(User.class, email)
-                .onItem().ifNull().failWith(() -> UserRepository.notFound(email))
+                .onItem().ifNull().failWith(() -> User.notFound(email))
                 .chain(user -> readings(session, user))
                 .call(report -> session.persist(Report.of(report)))))
                 .onFailure().transform(DatabaseFailures::translate);

@@ -15,7 +15,7 @@ public class ReactiveUserRepository implements PanacheRepositoryBase<User, Strin
         // happens when the session opens, is translated too.
         return Panache.withSession(() -> findById(email))
                 .onFailure().transform(DatabaseFailures::translate)
-                .onItem().ifNull().failWith(() -> UserRepository.notFound(email))
+                .onItem().ifNull().failWith(() -> User.notFound(email))
                 .map(UserView::of);
     }
 }

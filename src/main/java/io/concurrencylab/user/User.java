@@ -1,5 +1,7 @@
 package io.concurrencylab.user;
 
+import io.concurrencylab.error.ErrorCode;
+import io.concurrencylab.error.ServiceException;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -26,4 +28,9 @@ public class User {
     public String county;
 
     public Integer age;
+
+    /** The answer for a verified token whose user does not exist, in either repository. */
+    public static ServiceException notFound(String email) {
+        return new ServiceException(ErrorCode.USER_NOT_FOUND, "No user " + email);
+    }
 }

@@ -1,6 +1,7 @@
 package io.concurrencylab.virtual;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import io.concurrencylab.gateway.BlockingGateway;
 import io.concurrencylab.gateway.Gateway;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -15,7 +16,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @RunOnVirtualThread
 public class GatewayResource {
 
-    private static final String MODEL = "virtual";
+    private static final Model MODEL = Model.VIRTUAL;
 
     private final BlockingGateway gateway;
 

@@ -4,10 +4,12 @@ import io.concurrencylab.aggregation.BlockingAggregation;
 import io.concurrencylab.aggregation.UserAggregate;
 import io.concurrencylab.aggregation.UserIds;
 import io.concurrencylab.cache.BlockingAggregateCache;
-import io.concurrencylab.report.ReportRepository;
+import io.concurrencylab.overload.ConcurrencyLimited;
+import io.concurrencylab.overload.WorkKind;
+import io.concurrencylab.report.BlockingReportRepository;
 import io.concurrencylab.report.UserReport;
 import io.concurrencylab.security.TokenClaims;
-import io.concurrencylab.user.UserRepository;
+import io.concurrencylab.user.BlockingUserRepository;
 import io.concurrencylab.user.UserView;
 import io.quarkus.security.Authenticated;
 import io.quarkus.virtual.threads.VirtualThreads;
@@ -23,14 +25,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @RunOnVirtualThread
 public class UserResource {
 
-    private final UserRepository users;
-    private final ReportRepository reports;
+    private final BlockingUserRepository users;
+    private final BlockingReportRepository reports;
     private final BlockingAggregation aggregation;
     private final BlockingAggregateCache cache;
     private final ExecutorService branches;
     private final JsonWebToken token;
 
-    UserResource(UserRepository users, ReportRepository reports, BlockingAggregation aggregation,
+    UserResource(BlockingUserRepository users, BlockingReportRepository reports, BlockingAggregation aggregation,
             BlockingAggregateCache cache, @VirtualThreads ExecutorService branches, JsonWebToken token) {
         this.users = users;
         this.reports = reports;
@@ -43,6 +45,7 @@ public class UserResource {
     @GET
     @Path("/me")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.LOOKUP)
     public UserView me() {
         return users.findViewByEmail(TokenClaims.email(token));
     }
@@ -50,24 +53,28 @@ public class UserResource {
     @POST
     @Path("/me/report")
     @Authenticated
+    @ConcurrencyLimited(WorkKind.REPORT)
     public UserReport report() {
         return reports.report(TokenClaims.email(token));
     }
 
     @GET
     @Path("/{id}/aggregate")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregate(String id) {
         return aggregation.aggregate(UserIds.parse(id), branches);
     }
 
     @GET
     @Path("/{id}/aggregate/cached")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregateCached(String id) {
         return cache.get(UserIds.parse(id), userId -> aggregation.aggregate(userId, branches));
     }
 
     @GET
     @Path("/{id}/aggregate/sequential")
+    @ConcurrencyLimited(WorkKind.AGGREGATION)
     public UserAggregate aggregateSequentially(String id) {
         return aggregation.aggregateSequentially(UserIds.parse(id));
     }

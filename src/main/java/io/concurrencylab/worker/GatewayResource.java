@@ -1,6 +1,7 @@
 package io.concurrencylab.worker;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.concurrencylab.Model;
 import io.concurrencylab.gateway.BlockingGateway;
 import io.concurrencylab.gateway.Gateway;
 import io.smallrye.common.annotation.Blocking;
@@ -15,7 +16,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Blocking
 public class GatewayResource {
 
-    private static final String MODEL = "worker";
+    private static final Model MODEL = Model.WORKER;
 
     private final BlockingGateway gateway;
 

@@ -1,6 +1,6 @@
 package io.concurrencylab.workload;
 
-import io.concurrencylab.aggregation.DownstreamClient;
+import io.concurrencylab.aggregation.BlockingDownstreamClient;
 import io.concurrencylab.error.ErrorCode;
 import io.concurrencylab.error.ServiceException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,11 +14,11 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class BlockingWorkloads {
 
-    private final DownstreamClient downstream;
+    private final BlockingDownstreamClient downstream;
     private final Sha256Rounds sha256;
     private final CpuOffload offload;
 
-    BlockingWorkloads(@RestClient DownstreamClient downstream, Sha256Rounds sha256, CpuOffload offload) {
+    BlockingWorkloads(@RestClient BlockingDownstreamClient downstream, Sha256Rounds sha256, CpuOffload offload) {
         this.downstream = downstream;
         this.sha256 = sha256;
         this.offload = offload;

@@ -1,5 +1,6 @@
 package io.concurrencylab.support;
 
+import io.concurrencylab.Model.RequestThread;
 import io.concurrencylab.aggregation.DownstreamCall;
 import io.vertx.core.Context;
 import jakarta.annotation.Priority;
@@ -7,6 +8,7 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -26,18 +28,23 @@ public class ThreadRecorder {
         return call.proceed();
     }
 
-    /** virtual thread, worker-pool thread, event loop, or the thread's own name if it is none of them. */
+    /** virtual thread, worker thread, event loop, or the thread's own name if it is none of them. */
     public static String currentKind() {
         Thread thread = Thread.currentThread();
         if (thread.isVirtual()) {
-            return "virtual thread";
+            return name(RequestThread.VIRTUAL_THREAD);
         }
         if (Context.isOnEventLoopThread()) {
-            return "event loop";
+            return name(RequestThread.EVENT_LOOP);
         }
         if (thread.getName().startsWith("executor-thread-")) {
-            return "worker thread";
+            return name(RequestThread.WORKER_THREAD);
         }
         return thread.getName();
+    }
+
+    /** "virtual thread", "worker thread", "event loop": how the recorded lists name a model's request thread. */
+    static String name(RequestThread kind) {
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 }

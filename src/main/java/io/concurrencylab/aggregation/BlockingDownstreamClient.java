@@ -11,7 +11,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 @RegisterRestClient(configKey = "downstream")
 @Path("/downstream")
 @DownstreamCall
-public interface DownstreamClient {
+public interface BlockingDownstreamClient {
 
     @GET
     @Path("/base/{id}")

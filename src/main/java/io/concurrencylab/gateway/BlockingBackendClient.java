@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.Response;
  * ({@link BackendInstances}). The path is the gateway's without its prefix. The two drill parameters are passed on.
  */
 @Path("/api")
-public interface BackendClient {
+public interface BlockingBackendClient {
 
     @GET
     @Path("/{backend}")

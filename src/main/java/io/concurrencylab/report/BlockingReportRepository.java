@@ -9,20 +9,23 @@ import static io.concurrencylab.report.ReportQueries.REPORTS_BEFORE;
 import static io.concurrencylab.report.ReportQueries.SAME_AGE;
 
 import io.concurrencylab.error.DatabaseFailures;
+import io.concurrencylab.user.BlockingUserRepository;
 import io.concurrencylab.user.User;
-import io.concurrencylab.user.UserRepository;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-/** The report in blocking style (Hibernate ORM over JDBC), for the virtual and worker models: one connection held throughout. */
+/**
+ * The report in blocking style (Hibernate ORM over JDBC), for the virtual and worker models: one connection held
+ * throughout.
+ */
 @ApplicationScoped
-public class ReportRepository implements PanacheRepositoryBase<Report, Long> {
+public class BlockingReportRepository implements PanacheRepositoryBase<Report, Long> {
 
-    private final UserRepository users;
+    private final BlockingUserRepository users;
 
-    ReportRepository(UserRepository users) {
+    BlockingReportRepository(BlockingUserRepository users) {
         this.users = users;
     }
 
@@ -31,7 +34,7 @@ public class ReportRepository implements PanacheRepositoryBase<Report, Long> {
         try {
             User user = users.findById(email);
             if (user == null) {
-                throw UserRepository.notFound(email);
+                throw User.notFound(email);
             }
             EntityManager em = getEntityManager();
             UserReport report = new UserReport(email, user.city, count(em, CITY_USERS, user.city),
@@ -42,7 +45,7 @@ public class ReportRepository implements PanacheRepositoryBase<Report, Long> {
             persist(Report.of(report));
             return report;
         } catch (RuntimeException e) {
-            throw DatabaseFailures.translated(e);
+            throw DatabaseFailures.translate(e);
         }
     }
 
