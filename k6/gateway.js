@@ -13,7 +13,6 @@ import { BASE_URL, SMOKE } from './lib/config.js';
 import { checkResponse, get, isJsonError, json, post } from './lib/http.js';
 import { loadOptions } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
-import { assertTargetReady } from './lib/target.js';
 import { weightedPicker } from './lib/weighted.js';
 
 const pickBackend = weightedPicker([['heavy', 40], ['data', 35], ['process', 25]]);
@@ -26,10 +25,7 @@ export const options = loadOptions('gateway', {
   p99: 500, // ms, the SLO (the bench's gateway scenario): heavy's slowest backend answer takes 316 ms
 });
 
-export function setup() {
-  assertTargetReady();
-  return { ready: true };
-}
+export { setup } from './lib/target.js';
 
 // A small order, the same for every request: process echoes it.
 const ORDER = JSON.stringify({ order: 4004, customer: 'c-17', lines: [{ sku: 'SKU-00042', qty: 2 }, { sku: 'SKU-01234', qty: 1 }] });

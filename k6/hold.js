@@ -13,7 +13,6 @@ import { BASE_URL, SMOKE, TIMEOUT, envInt } from './lib/config.js';
 import { checkResponse, get, isJsonError, json } from './lib/http.js';
 import { loadOptions, seconds } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
-import { assertTargetReady } from './lib/target.js';
 
 const HOLD_MS = envInt('HOLD_MS', 1000);
 if (HOLD_MS >= seconds(TIMEOUT) * 1000) {
@@ -30,10 +29,7 @@ export const options = Object.assign(loadOptions('hold', {
   p99: HOLD_MS + 1000, // ms, the SLO (the bench's hold scenario at 10 s): beyond the hold itself is queueing
 }), { tags: { hold_ms: String(HOLD_MS) } });
 
-export function setup() {
-  assertTargetReady();
-  return { ready: true };
-}
+export { setup } from './lib/target.js';
 
 const http400 = http.expectedStatuses(400);
 

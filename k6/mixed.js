@@ -12,7 +12,6 @@ import { BASE_URL, SMOKE, envFlag, envInt } from './lib/config.js';
 import { checkResponse, get, isJsonError, json } from './lib/http.js';
 import { loadOptions } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
-import { assertTargetReady } from './lib/target.js';
 
 const CPU = envInt('CPU', 1000);
 const OFFLOAD = envFlag('OFFLOAD');
@@ -28,10 +27,7 @@ export const options = Object.assign(loadOptions('mixed', {
   p99: 500, // ms, the SLO (the bench's mixed scenario): the ideal is 100 ms plus the rounds
 }), { tags: { variant: OFFLOAD ? 'offload' : 'inline', cpu: String(CPU) } });
 
-export function setup() {
-  assertTargetReady();
-  return { ready: true };
-}
+export { setup } from './lib/target.js';
 
 const http400 = http.expectedStatuses(400);
 

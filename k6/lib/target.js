@@ -14,3 +14,10 @@ export function assertTargetReady() {
       'Start it (./mvnw quarkus:dev serves http://localhost:8080) or point BASE_URL at it.');
   }
 }
+
+// setup() of a script that needs nothing but a ready app (`export { setup } from './lib/target.js';`): no load
+// starts against an app that is not there.
+export function setup() {
+  assertTargetReady();
+  return { ready: true };
+}
