@@ -128,6 +128,9 @@ def cpu_users(row: dict, cores: int) -> str:
         others = row["host_cpu_pct"] * cores - sum(v for v, _ in used)
     if others >= 20:
         text += f"; other processes about {others:.0f}"
+    steal = row.get("steal_cpu_pct")
+    if steal is not None and steal == steal and steal >= 20:
+        text += f"; the hypervisor's steal about {steal:.0f}"
     return text + ")"
 
 

@@ -166,6 +166,7 @@ def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, st
         app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
         downstream_cpu_pct=smp.mean("downstream_cpu_pct"), host_cpu_pct=smp.mean("host_cpu_pct"),
         bench_cpu_pct=smp.mean("bench_cpu_pct"), other_cpu_pct=smp.mean("other_cpu_pct"),
+        steal_cpu_pct=smp.mean("steal_cpu_pct"),
         app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
         rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
         worker_queue_max=max(queue_peaks, default=None),

@@ -38,7 +38,7 @@ METRICS = {
     "cache_remote_lookups": ("lab_cache_remote_total", None),
 }
 COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
-           "bench_cpu_pct", "host_cpu_pct", "other_cpu_pct",
+           "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS]
 
 
@@ -82,7 +82,11 @@ class Sampler(threading.Thread):
             now, cpu = self.cpu_now()
         except (psutil.Error, FileNotFoundError, ProcessLookupError):
             return prev
-        row["host_cpu_pct"] = psutil.cpu_percent(interval=None)
+        times = psutil.cpu_times_percent(interval=None)  # since the previous sample, all cores together = 100
+        row["host_cpu_pct"] = round(100 - times.idle - getattr(times, "iowait", 0), 1)
+        # what the hypervisor kept from this machine meanwhile (a virtual machine's steal), % of one core: the machine
+        # was busier than its processes, and no process of it was the reason
+        row["steal_cpu_pct"] = round(getattr(times, "steal", 0) * self.cores, 1)
         if self.probe:
             try:
                 proc = psutil.Process(self.probe.pid)
@@ -98,7 +102,8 @@ class Sampler(threading.Thread):
                     row[f"{name}_cpu_pct"] = round(100 * (value - prev[1][name]) / elapsed, 1)
             ours = [row[f"{name}_cpu_pct"] for name in cpu if f"{name}_cpu_pct" in row]
             if self.probe and "app_cpu_pct" in row:
-                row["other_cpu_pct"] = round(max(0.0, row["host_cpu_pct"] * self.cores - sum(ours)), 1)
+                row["other_cpu_pct"] = round(max(0.0, row["host_cpu_pct"] * self.cores - sum(ours)
+                                                 - row["steal_cpu_pct"]), 1)
         try:
             row.update(scrape(self.metrics_url))
             row["metrics_missed"] = 0
@@ -110,7 +115,7 @@ class Sampler(threading.Thread):
 
     def run(self):
         t0 = time.monotonic()
-        psutil.cpu_percent(interval=None)  # the first call only sets psutil's reference point
+        psutil.cpu_times_percent(interval=None)  # the first call only sets psutil's reference point
         prev = None
         with open(self.csv_path, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")

@@ -45,11 +45,14 @@ def generator_limited(row: dict, cores: int) -> bool:
 
 
 def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
-    """Why a step must be measured again, or None: other processes used more of the machine than the limit (% of one
-    core), or (a step the capacity is read from) it broke the SLO without k6 being the limit and not by a margin."""
-    other = row.get("other_cpu_pct")
-    if other is not None and other > max_interference:
-        return f"other processes used {other:.0f} % of one core (more than {max_interference:g} %)"
+    """Why a step must be measured again, or None: other processes (and the hypervisor's steal, on a virtual machine)
+    took more of the machine than the limit (% of one core), or (a step the capacity is read from) it broke the SLO
+    without k6 being the limit and not by a margin."""
+    other, steal = row.get("other_cpu_pct"), row.get("steal_cpu_pct") or 0.0
+    if other is not None and other + steal > max_interference:
+        return (f"other processes used {other:.0f} % of one core" + (f" and the hypervisor kept {steal:.0f} %"
+                                                                       if steal >= 1 else "")
+                + f" (more than {max_interference:g} % in all)")
     if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
                 f"of {row['requests'] + row['dropped']}")

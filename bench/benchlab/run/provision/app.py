@@ -106,9 +106,22 @@ class Apps:
                                           f"app ({rt.name})")
 
     def start(self, rt, java_home, props, up: Services, log_name):
-        """The app, up to its first successful request and readiness. Returns (process, seconds to that request)."""
-        proc, first = self.launch(rt, java_home, props, up, log_name)
-        health.wait_ready(proc, f"{self.state.base_url}/q/health/ready", 60, f"app ({rt.name})")
+        """The app, up to its first successful request and readiness. Returns (process, seconds to that request).
+        Within its CPU budget, whose quota is lifted until the app is ready: it starts with the JVM's view of the
+        budget (its processor count) but at the machine's speed, as nothing here measures this start (the cold
+        starts, which do, run within the budget)."""
+        budget = self.state.budget if rt.budget is not None else None
+        proc = None
+        if budget is not None:
+            budget.lift()
+        try:
+            proc, first = self.launch(rt, java_home, props, up, log_name)
+            if budget is not None:
+                budget.lift(proc.pid)  # an affinity mask is the process's own: lifted once it exists
+            health.wait_ready(proc, f"{self.state.base_url}/q/health/ready", 60, f"app ({rt.name})")
+        finally:
+            if budget is not None:
+                budget.restore(proc.pid if proc is not None else None)
         if self.cores and getattr(proc, "pgid", None):
             pinning.pin_group(proc.pgid, self.cores)
         return proc, first
