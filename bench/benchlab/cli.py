@@ -118,6 +118,8 @@ def add_runtime_options(p):
     p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs' time per "
                    "100 ms (0.5, 2), a cgroup CPU quota where one can be made (root), else N whole CPUs (taskset); "
                    "'none': the whole machine (default: the preset's, 0.5)")
+    p.add_argument("--app-cpu-period", type=float, metavar="MS", default=100.0, help="the CPU quota's period in ms "
+                   "(default 100, as the kubelet's): an app that used its quota waits for the next period")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
 
@@ -241,6 +243,8 @@ def check_the_rest(p, args):
         p.error("--cold-starts and --warmup-curve start the app themselves: not with --target")
     if args.cost_repeat < 3:
         p.error("--cost-repeat must be 3 or more: an interval needs repetitions")
+    if not 1 <= args.app_cpu_period <= 1000:
+        p.error("--app-cpu-period must be from 1 to 1000 ms (the kernel's CFS period bounds)")
     if args.max_interference <= 0:
         p.error("--max-interference must be a share of one core above 0 (25: a quarter of a core)")
 

@@ -85,6 +85,7 @@ class Config:
     rebuild: bool
     jvm_args: tuple[str, ...]
     app_cpus: float | None  # the app's CPU budget, in CPUs (run/provision/budget.py); None: the whole machine
+    app_cpu_period: float  # its quota's period, ms
     native_exe: str | None
     cpus: str | None
     memory: str | None

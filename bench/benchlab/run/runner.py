@@ -119,7 +119,8 @@ class Bench:
         config = self.state.config
         if not config.app_cpus or not host_runtimes:
             return
-        chosen = budget.make(config.app_cpus, f"concurrency-lab-bench-{config.port}", os.cpu_count() or 1)
+        chosen = budget.make(config.app_cpus, f"concurrency-lab-bench-{config.port}", os.cpu_count() or 1,
+                             period_us=round(config.app_cpu_period * 1000))
         self.env.app_cpu_budget = chosen.describe()
         log(f"the app's CPU budget: {chosen.describe()}")
         if not chosen.applied:

@@ -1,6 +1,7 @@
-"""The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit is one: a CFS quota of N CPUs' time per 100 ms period
-for the app's processes, through a cgroup of the cpu controller where this process may make one (root, cgroup v1 or
-v2); else N whole CPUs of the machine through an affinity mask (taskset's); else none, which the run says and goes on.
+"""The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit is one: a CFS quota of N CPUs' time per period (100
+ms as the kubelet's, or --app-cpu-period) for the app's processes, through a cgroup of the cpu controller where this
+process may make one (root, cgroup v1 or v2); else N whole CPUs of the machine through an affinity mask (taskset's);
+else none, which the run says and goes on.
 
 The app joins its budget as it starts (before it execs, so that the JVM sizes its GC, pools and event loops for it),
 and the JVM is told the processor count such a quota implies, ceil(N), so that its view stays the same while a warm-up
@@ -14,7 +15,7 @@ import os
 from dataclasses import dataclass
 
 CGROUP_ROOT = "/sys/fs/cgroup"
-PERIOD_US = 100_000  # the CFS period of a Kubernetes CPU limit
+PERIOD_US = 100_000  # the CFS period of a Kubernetes CPU limit (the kubelet's --cpu-cfs-quota-period)
 
 
 @dataclass
@@ -24,6 +25,9 @@ class CpuBudget:
     group: str | None = None  # the cgroup's directory (cgroup v1 and v2)
     cores: tuple[int, ...] = ()  # the CPUs (taskset)
     why_not: str | None = None  # none: why no budget could be applied
+    # The quota's period: an app that used its quota waits for the next one (with one thread running, up to (1 - N)
+    # x the period at once), and a request that meets such a wait holds it in its latency.
+    period_us: int = PERIOD_US
 
     @property
     def applied(self) -> bool:
@@ -58,14 +62,14 @@ class CpuBudget:
 
     def set_quota(self, cpus: float | None) -> None:
         if self.how == "cgroup v1":
-            write(self.group, "cpu.cfs_period_us", PERIOD_US)
-            write(self.group, "cpu.cfs_quota_us", -1 if cpus is None else round(cpus * PERIOD_US))
+            write(self.group, "cpu.cfs_period_us", self.period_us)
+            write(self.group, "cpu.cfs_quota_us", -1 if cpus is None else round(cpus * self.period_us))
         elif self.how == "cgroup v2":
-            write(self.group, "cpu.max", f"{'max' if cpus is None else round(cpus * PERIOD_US)} {PERIOD_US}")
+            write(self.group, "cpu.max", f"{'max' if cpus is None else round(cpus * self.period_us)} {self.period_us}")
 
     def describe(self) -> str:
         if self.how.startswith("cgroup"):
-            return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * PERIOD_US)} us per {PERIOD_US} us "
+            return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * self.period_us)} us per {self.period_us} us "
                     f"({self.how}, {self.group}); the JVM sees {self.processors} processor(s); warm-ups lift it")
         if self.how == "taskset":
             return (f"{self.cpus:g} CPU: CPUs {','.join(map(str, self.cores))} (an affinity mask, as taskset sets "
@@ -124,7 +128,7 @@ def controller_dir(root: str = CGROUP_ROOT) -> tuple[str, str] | None:
     return None
 
 
-def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT) -> CpuBudget:
+def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, period_us: int = PERIOD_US) -> CpuBudget:
     """The budget as this machine can apply it: a group named `name` (one left by a killed bench removed first),
     else whole CPUs, else none with the reason."""
     found = controller_dir(root)
@@ -134,7 +138,7 @@ def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT) ->
         try:
             remove_group(group)
             os.makedirs(group, exist_ok=True)
-            budget = CpuBudget(cpus, how, group=group)
+            budget = CpuBudget(cpus, how, group=group, period_us=period_us)
             budget.set_quota(cpus)
             return budget
         except OSError as e:
