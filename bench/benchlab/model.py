@@ -213,8 +213,8 @@ class RunRow:
     app_cpus: float | None = None  # the CPU budget the app ran within (--app-cpus); None: the whole machine
     bench_cpu_pct: float | None = None  # bench/run's own process (the sampler among it)
     # Other processes' CPU (% of one core): the machine's, less the app's, k6's, the database's, the downstream
-    # service's, the bench's own and the hypervisor's steal. Above the run's limit the step is measured again
-    # (run/measure/steps.py).
+    # service's, the bench's own, the kernel's interrupt work and the hypervisor's steal. Above the run's limit the
+    # step is measured again (run/measure/steps.py).
     other_cpu_pct: float | None = None
     steal_cpu_pct: float | None = None  # what the hypervisor kept from this virtual machine (% of one core)
     attempt: int = 1  # the measurement of this step it is: 2 after a breach to confirm or other processes' load

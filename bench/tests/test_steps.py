@@ -103,3 +103,25 @@ def test_each_search_step_says_where_it_stands(steps):
     # during a search the position moves on with its steps instead of repeating the run's ("run 3 of 33" over and over)
     assert s.position(plan.runs[0]) == "run 1 of 1"
     assert [s.position(plan.runs[0], n) for n in (1, 2)] == ["run 1 of 1, search step 1", "run 1 of 1, search step 2"]
+
+
+def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_theirs(tmp_path, monkeypatch):
+    loads = {"jwt-mysql": [Load("search", 500)]}
+    models = ("virtual", "worker", "reactive")
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 6, 60, 0)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
+                       env=Environment(cores=2))
+    steady_on = {"virtual": 2, "worker": 1, "reactive": 1}  # the first model's compilers outlast its cap
+    warmed = []
+
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted):
+        warmed.append((run.model, label, cap_s))
+        return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
+                            warmed.count((run.model, label, cap_s)) + (label != "warmup") >= steady_on[run.model],
+                            budget_lifted)
+    monkeypatch.setattr(warmup, "until_steady", until_steady)
+    block = Block(None, None, "http://app", None, None, None)
+    Steps(state, None, {}).warm_up(block, plan.runs[0], "warmup")
+    assert warmed == [("virtual", "warmup", 60), ("worker", "warmup", 60), ("reactive", "warmup", 60),
+                      ("virtual", "warmup again", 60)]
+    assert [w.steady for w in state.env.warmups] == [False, True, True, True]

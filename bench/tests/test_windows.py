@@ -78,3 +78,28 @@ def test_a_counter_share_is_the_ratio_of_increases_over_the_run():
     assert smp.share("hits", "lookups") == 75.0  # (85 - 10) / (120 - 20)
     smp.rows = [{"hits": 5.0, "lookups": 7.0}, {"hits": 5.0, "lookups": 7.0}]
     assert smp.share("hits", "lookups") is None  # no lookup during the run
+
+
+def test_other_processes_are_the_machines_cpu_less_ours_and_only_where_all_of_ours_were_read(monkeypatch):
+    import types
+    from benchlab.run.measure import sampler
+
+    readings = iter([{"k6": None, "db": 1.0}, {"k6": 0.5, "db": 1.1}, {"k6": 1.3, "db": 1.2}])
+    app = iter([10.0, 10.3, 10.7])
+    smp = sampler.Sampler(types.SimpleNamespace(pid=1, cpu_seconds=lambda: next(app), cgroup_mem_mb=lambda: None),
+                          "http://127.0.0.1:9/lab/saturation", "/dev/null", cores=2)
+    smp.others = {name: (lambda name=name: current[name]) for name in ("k6", "db")}
+    clock = iter(x / 2 for x in range(12))  # each sample reads the clock twice: a second between the CPU readings
+    monkeypatch.setattr(sampler.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(sampler.psutil, "cpu_times_percent", lambda interval=None: types.SimpleNamespace(
+        idle=20.0, iowait=0.0, steal=5.0, irq=0.0, softirq=2.5))
+    monkeypatch.setattr(sampler.psutil, "Process", lambda pid: types.SimpleNamespace(
+        memory_info=lambda: types.SimpleNamespace(rss=2**20), num_threads=lambda: 10))
+    monkeypatch.setattr(sampler, "scrape", lambda url: {})
+    prev = None
+    for current in readings:
+        prev = smp.sample(0.0, prev)
+    first, second, third = smp.rows
+    assert "other_cpu_pct" not in first and "other_cpu_pct" not in second  # no previous reading; k6 not yet read
+    # 80 % of 2 cores = 160 % of one; less the app 40, k6 80, the database 10, the steal 10 and the interrupts 5
+    assert third["other_cpu_pct"] == 15.0 and third["steal_cpu_pct"] == 10.0

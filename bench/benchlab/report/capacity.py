@@ -160,7 +160,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
              f"{int(at.dropped.sum())} dropped of {int(at.requests.sum() + at.dropped.sum())}"
     explained = why.explain(row, cores, SCENARIOS[c.scenario].worker_branches_nest)
     budget = why.app_budget(row)
-    if budget and "of its" not in explained and row.get("app_cpu_pct") == row.get("app_cpu_pct"):
+    if budget and "CPU budget" not in explained and row.get("app_cpu_pct") == row.get("app_cpu_pct"):
         # the app's share of its budget beside whatever saturated first: a budgeted app that did not use it was
         # stopped by something else
         explained += f"; the app used {row['app_cpu_pct'] / budget:.0f} % of its {budget:g} CPU budget"

@@ -87,6 +87,9 @@ class Sampler(threading.Thread):
         # what the hypervisor kept from this machine meanwhile (a virtual machine's steal), % of one core: the machine
         # was busier than its processes, and no process of it was the reason
         row["steal_cpu_pct"] = round(getattr(times, "steal", 0) * self.cores, 1)
+        # interrupts: the kernel's work for the load's own traffic (loopback TCP at thousands of requests/s), which no
+        # process is charged with; not another program's load either
+        interrupts = (getattr(times, "irq", 0) + getattr(times, "softirq", 0)) * self.cores
         if self.probe:
             try:
                 proc = psutil.Process(self.probe.pid)
@@ -101,9 +104,10 @@ class Sampler(threading.Thread):
                 if value is not None and prev[1].get(name) is not None:
                     row[f"{name}_cpu_pct"] = round(100 * (value - prev[1][name]) / elapsed, 1)
             ours = [row[f"{name}_cpu_pct"] for name in cpu if f"{name}_cpu_pct" in row]
-            if self.probe and "app_cpu_pct" in row:
+            # only where every process of ours was read: while k6 starts or ends, its CPU would count as another's
+            if self.probe and len(ours) == len(cpu):
                 row["other_cpu_pct"] = round(max(0.0, row["host_cpu_pct"] * self.cores - sum(ours)
-                                                 - row["steal_cpu_pct"]), 1)
+                                                 - row["steal_cpu_pct"] - interrupts), 1)
         try:
             row.update(scrape(self.metrics_url))
             row["metrics_missed"] = 0

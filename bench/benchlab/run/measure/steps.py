@@ -14,7 +14,7 @@ from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table, why
-from benchlab.results.environment import SearchRecord
+from benchlab.results.environment import SearchRecord, WarmupRecord
 from benchlab.run.measure import warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
@@ -70,8 +70,8 @@ class Steps:
     def warm_up(self, block: Block, first: PlannedRun, label: str):
         """Every model of a block (a scenario under one app configuration), before any measurement of the block, at
         a search's first rate, else the scenario's lowest load (no model overloaded before it is measured): until the
-        app is steady, at most --warmup seconds each, with the app's CPU budget lifted (the measured steps run within
-        it). Where each model has an app of its own, only that model."""
+        app is steady, at most the scenario's cap each (one more go for a model the cap stopped), with the app's CPU
+        budget lifted (the measured steps run within it). Where each model has an app of its own, only that model."""
         config, budget = self.state.config, self.state.budget
         scenario = first.scenario
         levels = config.load_levels[scenario]
@@ -88,23 +88,33 @@ class Steps:
         if budget is not None:
             budget.lift(pid)
         try:
-            for model in models:
-                if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
-                    health.wait_drained(block.app, block.base_url)
-                cap = self.state.plan.warmup_cap(scenario)
-                run = PlannedRun(0, first.runtime, scenario, load, 0, model, cap, first.variant)
-                record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
-                                             f"{label}-{run.tag}", cap, label, budget is not None)
-                self.state.env.append("warmups", record)
-                last = record.windows[-1] if record.windows else None
-                log(f"{label} {scenario} {model} at {load.label}: "
-                    + ("steady" if record.steady else f"not steady within {cap:g} s")
-                    + f" after {record.seconds:.0f} s and {record.requests} requests"
-                    + (f" (last {warmup.WINDOW_S:g} s: p99 {last.p99_ms} ms, app CPU {last.app_cpu_ms_per_req} ms "
-                       f"per request, JIT {last.jit_ms_per_s} ms/s)" if last else ""))
+            unsteady = [m for m in models if not self.warm(block, first, load, m, label).steady]
+            # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
+            # compilers are still busy, and they finish during the others'. One more go for each model not steady.
+            if len(models) > 1:
+                for model in unsteady:
+                    self.warm(block, first, load, model, f"{label} again")
         finally:
             if budget is not None:
                 budget.restore(pid)
+
+    def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str) -> WarmupRecord:
+        """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged."""
+        if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
+            health.wait_drained(block.app, block.base_url)
+        cap = self.state.plan.warmup_cap(first.scenario)
+        run = PlannedRun(0, first.runtime, first.scenario, load, 0, model, cap, first.variant)
+        record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
+                                     f"{label.replace(' ', '-')}-{run.tag}", cap, label,
+                                     self.state.budget is not None)
+        self.state.env.append("warmups", record)
+        last = record.windows[-1] if record.windows else None
+        log(f"{label} {first.scenario} {model} at {load.label}: "
+            + ("steady" if record.steady else f"not steady within {cap:g} s")
+            + f" after {record.seconds:.0f} s and {record.requests} requests"
+            + (f" (last {warmup.WINDOW_S:g} s: p99 {last.p99_ms} ms, app CPU {last.app_cpu_ms_per_req} ms "
+               f"per request, JIT {last.jit_ms_per_s} ms/s)" if last else ""))
+        return record
 
     def run_plan(self, runs, block: Block):
         """Runs a block; block.app and block.probe are new afterwards if the app had to be restarted. The runs of a
