@@ -39,10 +39,10 @@ PRESETS = {
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
                       app_cpus="0.5", cost_repeat=3, cost_duration=10,
                       cold_starts=5, warmup_curve=60),
-    # First-time users and CI: each model's capacity for the two core cases by a search (one repetition: the interval
-    # is the search's own bracket), then every other scenario and model at one point; the executor and pool sweeps at
-    # the article's concurrency only, with the extremes of each sweep; the cache against the uncached aggregation.
-    # Runs of 6 s with half-second pauses: the two searches take about 5 1/2 minutes, the preset about 15 on 2 cores.
+    # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
+    # interval is the search's own bracket), then three of the articles' experiments at one point (executors, hold,
+    # mixed); the warm-ups until steady and the cost runs leave no room in 15 minutes for the other three (pool-sweep,
+    # cache, gateway), which --scenarios selects at the same one point (CI runs them in a step of their own).
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),

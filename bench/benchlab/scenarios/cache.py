@@ -18,6 +18,6 @@ SCENARIO = Scenario(
               Variant("local-1000", local_cache(1000)),
               Variant("local-10000", local_cache(10000)),
               Variant("local-1000+redis", local_cache(1000), redis=True)),
-    quick=InPreset("vus:50", variants=("uncached", "local-1000+redis")),
+    quick=InPreset("vus:50", variants=("uncached", "local-1000+redis"), selected=False),
     default=InPreset("vus:150,200,800", selected=False),
     probes=(AGGREGATE, Probe("GET", "/{model}/users/1/aggregate/cached", '"level"')))

@@ -9,5 +9,6 @@ IDEAL_LATENCY_S = 0.04
 
 SCENARIO = Scenario(
     NAME, "gateway.js", slo_p99_ms=500.0, limit=Limit.OFFERED, ideal_latency_s=IDEAL_LATENCY_S, backends=True,
-    app_per_model=True, quick=InPreset("vus:16"), default=InPreset("vus:16,vus:100,200,400,800,1600", selected=False),
+    app_per_model=True, quick=InPreset("vus:16", selected=False),
+    default=InPreset("vus:16,vus:100,200,400,800,1600", selected=False),
     probes=(Probe("GET", "/{model}/gateway/api/data", '"_gateway"'),))

@@ -18,5 +18,5 @@ def connection_pools(size: int) -> tuple[tuple[str, str], ...]:
 SCENARIO = Scenario(
     NAME, "report.js", slo_p99_ms=500.0, limit=Limit.OFFERED, needs_tokens=True, inserts_reports=True,
     variants=tuple(Variant(f"pool-{n}", connection_pools(n)) for n in POOL_SIZES),
-    quick=InPreset("vus:50", variants=("pool-4", "pool-32")), default=InPreset("vus:50,200", selected=False),
+    quick=InPreset("vus:50", variants=("pool-4", "pool-32"), selected=False), default=InPreset("vus:50,200", selected=False),
     probes=(USERS_ME, Probe("POST", "/{model}/users/me/report", '"cityUsers"')), compare_within_variant=True)
