@@ -14,7 +14,7 @@ from benchlab.results import slo, table, why
 from benchlab.results.environment import SearchRecord
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
-from benchlab.run.provision import health, services
+from benchlab.run.provision import health, heaps, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -134,6 +134,8 @@ class Steps:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled)
         row.drain_wait_s = round(drained, 1)
+        row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
+        row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop
         state.rows.append(row)
         self.check(row)
         log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
@@ -141,7 +143,11 @@ class Steps:
             f"dropped {row.dropped} (run {run.index} of {len(state.plan.runs)}, about "
             f"{duration(state.plan.seconds_left(run))} of runs left)")
         table.write(state.out, state.rows, state.env)
-        if block.app is not None and not block.app.alive():
+        if row.oom:  # the step ended there; the next one gets a fresh, warmed app
+            self.state.env.append("out_of_memory", f"{run.tag}: {row.oom}")
+            log(f"{run.tag}: the app ran out of memory ({row.oom}): restarting it")
+            self.restart(run, block)
+        elif block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
         time.sleep(state.plan.cooldown_s)
         return row
@@ -154,13 +160,17 @@ class Steps:
             # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a re-warm cost
             # less. The re-warm is as long as the block's first one: after 5 s per model the next run still paid
             # for the JIT (twice the CPU per request of its other repetitions).
-            block.restarts += 1
-            self.state.env.restarts = self.state.env.get("restarts", 0) + 1
-            log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts})")
-            self.state.pm.stop(block.app)
-            block.app, block.probe = block.restart(block.restarts)
-            self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
+            log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts + 1})")
+            self.restart(run, block)
             return health.wait_drained(block.app, block.base_url)
+
+    def restart(self, run: PlannedRun, block: Block) -> None:
+        """A fresh app for the block, warmed again, after a starved run or an OutOfMemoryError."""
+        block.restarts += 1
+        self.state.env.restarts = self.state.env.get("restarts", 0) + 1
+        self.state.pm.stop(block.app)
+        block.app, block.probe = block.restart(block.restarts)
+        self.warm_up(block.app, run, block.base_url, block.tokens_file, f"rewarm{block.restarts}")
 
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):

@@ -1,0 +1,253 @@
+"""The memory search and the heap per held request (--heap-search), after the load phase.
+
+Per memory case (a scenario's fixed load, model.MemoryCase) and model: the heap search of plan/heap_search.py, each
+step a fresh app with that -Xmx (and -XX:+ExitOnOutOfMemoryError), warmed (Steps.warm_up), measured at the case's
+load (an ordinary measured run, kept in results.csv as a row of runtime jvm-heap<N>m marked memory_search), stopped.
+An app that does not start with a heap says why in the JVM's own words (the step's stop: too small to start); one that
+runs out of memory ends its step (OutOfMemoryError). The models' steps are interleaved, round by round.
+
+Where a case holds requests (hold), each model's heap per held request, on its first step's app (256 MB, Native Memory
+Tracking on): its heap after a full GC idle, then with the case's requests held (jcmd GC.run, GC.heap_info), the
+threads' native memory (jcmd VM.native_memory summary: Thread) and the RSS beside it."""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import re
+import subprocess
+import threading
+import time
+
+import psutil
+
+from benchlab.model import HeapStep, MemoryCase, MemoryStop, PlannedRun
+from benchlab.plan import heap_search
+from benchlab.plan.heap_search import HeapSearch, HeapSettings
+from benchlab.plan.planner import run_props
+from benchlab.project import ROOT, jvm_fatal_line
+from benchlab.results import table
+from benchlab.results.environment import HeapSearchRecord, HeldBytesRecord
+from benchlab.run.measure.k6runs import K6Runs
+from benchlab.run.measure.steps import Steps
+from benchlab.run.procs import log
+from benchlab.run.provision import health, heaps, pinning
+from benchlab.run.provision.app import Apps, Services
+from benchlab.run.state import BenchState
+from benchlab.scenarios import variant_of
+
+START_TIMEOUT_S = 90  # a fresh app answers in 6-8 s here; a heap so small that GC thrashes does not hang the search
+NMT = "-XX:NativeMemoryTracking=summary"
+# A step's app is thrown away: no drain worth waiting for (a worker pool with 800 sleeping requests queued took 16 s
+# to stop on SIGTERM)
+STOP_GRACE_S = 2.0
+HELD_WAIT_S = 0.4  # share of a hold, from the first connection on, within which all must be open for the snapshot
+
+
+def heap_used_mb(heap_info: str) -> float | None:
+    """The heap in use from `jcmd PID GC.heap_info`: G1's "garbage-first heap total ..., used 23456K", or the
+    generations' summed (Serial's DefNew and Tenured, Parallel's PSYoungGen and ParOldGen: each "total ..., used NK");
+    None for a layout it does not know (ZGC)."""
+    head = heap_info.split("Metaspace")[0]
+    used = re.findall(r"^.*\btotal\b.*?\bused (\d+)K", head, flags=re.M)
+    return round(sum(int(u) for u in used) / 1024, 1) if used else None
+
+
+def nmt_threads(summary: str) -> tuple[float | None, int | None]:
+    """Native Memory Tracking's Thread section from `jcmd PID VM.native_memory summary scale=KB`: (committed MB,
+    threads); (None, None) where NMT is off."""
+    committed = re.search(r"-\s+Thread \(reserved=\d+KB, committed=(\d+)KB\)", summary)
+    threads = re.search(r"\(threads #(\d+)\)", summary[committed.end():] if committed else "")
+    return (round(int(committed.group(1)) / 1024, 1) if committed else None,
+            int(threads.group(1)) if threads else None)
+
+
+def established(pid: int, port: int) -> int:
+    """Connections open to the app's port: the requests held (each k6 VU keeps its own)."""
+    try:
+        return sum(1 for c in psutil.Process(pid).net_connections(kind="tcp")
+                   if c.laddr and c.laddr.port == port and c.status == psutil.CONN_ESTABLISHED)
+    except psutil.Error:
+        return 0
+
+
+class Memory:
+    def __init__(self, state: BenchState, k6: K6Runs, apps: Apps, up: Services, runtime, java_home):
+        """runtime: heap_mb, extra JVM options -> the host JVM runtime with that heap (heaps.with_heap)."""
+        self.state, self.k6, self.apps, self.up = state, k6, apps, up
+        self.runtime, self.java_home = runtime, java_home
+        self.config = state.config
+        self.cores = int(state.env.get("cores") or os.cpu_count() or 1)
+
+    def run_all(self) -> None:
+        for scenario, case in self.config.memory_cases:
+            self.search(scenario, case)
+
+    def models(self, scenario, case: MemoryCase) -> list[str]:
+        return [m for m in self.config.models if m in variant_of(scenario, case.variant).models]
+
+    def steps_for(self, scenario, case: MemoryCase) -> Steps:
+        """Steps whose warm-up runs the case's warm-up load (Steps.warm_up warms at a scenario's lowest load)."""
+        config = dataclasses.replace(self.config, load_levels={scenario: [case.warmup_step]})
+        return Steps(dataclasses.replace(self.state, config=config), self.k6, self.up.sampled())
+
+    def search(self, scenario, case: MemoryCase) -> None:
+        """Each model's heap search for the case, the models' steps interleaved (A B C, then C B A, ...)."""
+        models = self.models(scenario, case)
+        searches = {m: HeapSearch(HeapSettings()) for m in models}
+        for round_no in itertools.count():
+            order = models if round_no % 2 == 0 else list(reversed(models))
+            todo = [(m, heap) for m in order if (heap := searches[m].next_heap()) is not None]
+            if not todo:
+                break
+            for model, heap in todo:
+                # the heap per held request on each model's first step: its app with Native Memory Tracking
+                step = self.step(scenario, case, model, heap, round_no + 1, held_bytes=case.held_bytes and not round_no)
+                searches[model].record(step)
+                log(f"memory {scenario} {case.step.label} {model}: -Xmx{heap}m "
+                    + ("held" if step.held else f"did not hold ({step.stop.value}: {step.detail})"))
+        for model, found in searches.items():
+            broke = found.broke
+            record = HeapSearchRecord(
+                runtime=self.runtime(HeapSettings().high_mb, ()).base_name, scenario=scenario, variant=case.variant,
+                load=case.step.label, model=model, end=found.end,
+                held_mb=found.held, broke_mb=broke.heap_mb if broke else None, stop=broke.stop if broke else None,
+                detail=broke.detail if broke else "", steps=list(found.steps))
+            self.state.env.append("heap_searches", record)
+            log(f"memory {scenario} {case.step.label} {model}: search ended ({found.end.value}) after "
+                f"{len(found.steps)} steps: held at {found.held} MB, not at {record.broke_mb} MB "
+                f"({record.stop.value if record.stop else '-'})")
+            table.write(self.state.out, self.state.rows, self.state.env)
+
+    def start(self, rt, scenario, case: MemoryCase, log_name):
+        """A fresh app of the runtime, up to its first successful request and readiness, within START_TIMEOUT_S."""
+        props = dict(self.up.app_props, **run_props(PlannedRun(0, rt.name, scenario, case.step, 0, "", 0,
+                                                               case.variant)))
+        t = time.time()
+        proc = rt.start(self.state.pm, ROOT, rt.java_home or self.java_home, self.config.port, props,
+                        self.up.child_env, os.path.join(self.state.logs, log_name))
+        try:
+            health.first_success(proc, self.state.base_url, self.config, self.up.tokens_file, t, START_TIMEOUT_S,
+                                 f"app ({rt.name})")
+            health.wait_ready(proc, f"{self.state.base_url}/q/health/ready", 30, f"app ({rt.name})")
+        except RuntimeError:
+            self.state.pm.stop(proc)
+            raise
+        if self.apps.cores and getattr(proc, "pgid", None):
+            pinning.pin_group(proc.pgid, self.apps.cores)
+        return proc
+
+    def warm(self, app, rt, scenario, case: MemoryCase, model, label) -> None:
+        warm = PlannedRun(0, rt.name, scenario, case.warmup_step, 0, model, self.config.warmup,
+                          case.warmup_variant or case.variant)
+        self.steps_for(scenario, case).warm_up(app, warm, self.state.base_url, self.up.tokens_file, label)
+
+    def step(self, scenario, case: MemoryCase, model, heap_mb, round_no, held_bytes=False) -> HeapStep:
+        """One step: a fresh app with that heap, warmed, measured at the case's load, stopped; its outcome. held_bytes:
+        the app runs with Native Memory Tracking, and the heap per held request is measured on it (held_bytes())."""
+        rt = self.runtime(heap_mb, (NMT,) if held_bytes else ())
+        name = f"{rt.name}-{scenario}-{model}"
+        try:
+            app = self.start(rt, scenario, case, f"app-memory-{name}.log")
+        except RuntimeError as e:
+            said = jvm_fatal_line(log_text_of(self.state.logs, f"app-memory-{name}.log")) or str(e)
+            return HeapStep(heap_mb, MemoryStop.START, said)
+        try:
+            self.warm(app, rt, scenario, case, model, "memwarm")
+            if (oom := heaps.died_of_oom(app)) or not app.alive():
+                return HeapStep(heap_mb, MemoryStop.OOM if oom else MemoryStop.START,
+                                f"during the warm-up: {oom or jvm_fatal_line(heaps.log_text(app)) or app.exit_info()}")
+            health.wait_drained(app, self.state.base_url)
+            run = PlannedRun(0, rt.name, scenario, case.step, round_no, model, self.config.duration, case.variant)
+            held = HeldSnapshot(self, rt, app, scenario, case) if held_bytes else None
+            row = self.k6.measure(run, rt.probe(app), self.state.base_url, self.up.tokens_file, self.up.sampled())
+            row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
+            self.state.rows.append(row)
+            if held is not None:
+                held.record(model, heap_mb)
+            table.write(self.state.out, self.state.rows, self.state.env)
+            if not app.alive() and not row.oom:
+                raise RuntimeError(f"the app died during {row.tag}, not of an OutOfMemoryError: {app.exit_info()}; "
+                                   f"see {app.log_path}")
+            values = dict(dataclasses.asdict(row), scenario=scenario)
+            stop = heap_search.step_stop(values, oom=row.oom)
+            return HeapStep(heap_mb, stop, heap_search.stop_detail(stop, values, self.cores, row.oom), row.tag,
+                            row.rss_peak_mb, row.errors + row.dropped)
+        except health.StillBusy as e:
+            return HeapStep(heap_mb, MemoryStop.SLO, f"still busy 15 s after the warm-up: {e}")
+        finally:
+            self.state.pm.stop(app, grace=STOP_GRACE_S)
+
+
+class HeldSnapshot:
+    """The heap per held request on a step's app: a full GC on the idle, warmed app (taken at once), then, in a thread
+    beside the measured run, one with the case's connections open (jcmd GC.run, GC.heap_info, VM.native_memory
+    summary), within the first part of the hold; record() waits for it and keeps the record."""
+
+    def __init__(self, memory: Memory, rt, app, scenario, case: MemoryCase):
+        self.memory, self.rt, self.app, self.scenario, self.case = memory, rt, app, scenario, case
+        self.jcmd = os.path.join(rt.java_home or memory.java_home, "bin", "jcmd")
+        self.port = memory.config.port
+        self.idle = snapshot(self.jcmd, app.pid, self.port)
+        self.held = None
+        self.thread = threading.Thread(target=self.when_held, daemon=True)
+        self.thread.start()
+
+    def when_held(self):
+        connections = int(self.case.step.value)
+        hold_s = heap_search.run_seconds(self.scenario, self.case, 0)
+        # k6 starts its VUs first (seconds for thousands), then they all send at once: from the first connection on,
+        # every request must be open well within the hold
+        first = time.time() + 120
+        while time.time() < first and established(self.app.pid, self.port) == 0 and self.app.alive():
+            time.sleep(0.1)
+        deadline = time.time() + HELD_WAIT_S * hold_s
+        while time.time() < deadline and established(self.app.pid, self.port) < connections and self.app.alive():
+            time.sleep(0.2)
+        if self.app.alive():
+            self.held = snapshot(self.jcmd, self.app.pid, self.port)
+
+    def record(self, model, heap_mb) -> None:
+        self.thread.join(timeout=60)
+        idle, held = self.idle, self.held or {}
+        record = HeldBytesRecord(
+            runtime=self.rt.name, scenario=self.scenario, variant=self.case.variant, model=model,
+            connections=int(self.case.step.value), held=held.get("connections", 0), heap_max_mb=heap_mb,
+            heap_idle_mb=idle["heap_mb"], heap_held_mb=held.get("heap_mb"), threads_idle=idle["threads"],
+            threads_held=held.get("threads"), thread_native_idle_mb=idle["thread_mb"],
+            thread_native_held_mb=held.get("thread_mb"), rss_idle_mb=idle["rss_mb"], rss_held_mb=held.get("rss_mb"))
+        self.memory.state.env.append("held_bytes", record)
+        per = record.heap_bytes_per_held
+        log(f"held {self.scenario} {model}: {record.held} connections held, heap after a full GC "
+            f"{record.heap_idle_mb} -> {record.heap_held_mb} MB"
+            + (f" ({per / 1024:.1f} KB per held request)" if per is not None else "")
+            + f", threads {record.threads_idle} -> {record.threads_held}, thread native (NMT) "
+            f"{record.thread_native_idle_mb} -> {record.thread_native_held_mb} MB, RSS {record.rss_idle_mb} -> "
+            f"{record.rss_held_mb} MB")
+
+
+def log_text_of(logs, name) -> str:
+    try:
+        with open(os.path.join(logs, name), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def jcmd_out(jcmd, pid, *command) -> str:
+    out = subprocess.run([jcmd, str(pid), *command], capture_output=True, text=True, timeout=120)
+    return out.stdout + out.stderr
+
+
+def snapshot(jcmd, pid, port) -> dict:
+    """After a full GC (jcmd GC.run): the heap in use, the threads' native memory and count (NMT), the RSS, and the
+    connections open to the app."""
+    jcmd_out(jcmd, pid, "GC.run")
+    heap = heap_used_mb(jcmd_out(jcmd, pid, "GC.heap_info"))
+    thread_mb, threads = nmt_threads(jcmd_out(jcmd, pid, "VM.native_memory", "summary", "scale=KB"))
+    try:
+        rss = round(psutil.Process(pid).memory_info().rss / 2**20, 1)
+    except psutil.Error:
+        rss = None
+    return {"heap_mb": heap, "thread_mb": thread_mb, "threads": threads, "rss_mb": rss,
+            "connections": established(pid, port)}
