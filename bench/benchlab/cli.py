@@ -153,6 +153,12 @@ def parse_args(argv) -> Config:
     args.runtimes, args.jdk_runtimes = chosen_runtimes(p, args)
     args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios)
     args.memory_cases = chosen_memory_cases(p, args, in_preset, named)
+    if args.heap_search_given and named:
+        # a memory search asked for: the scenarios searched run their memory cases, and their loads only where --loads
+        # names them
+        loaded = {spec.rpartition("=")[0] or "*" for spec in args.loads}
+        args.load_levels = {s: levels for s, levels in args.load_levels.items()
+                            if "*" in loaded or s in loaded or s not in dict(args.memory_cases)}
     check_the_rest(p, args)
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
@@ -284,26 +290,31 @@ def main(argv):
         return 0
     if not config.report_only:
         from benchlab.run import runner
-        plan = make_plan(config.runtimes, config.scenarios, config.load_levels, config.models, config.repeat,
+        planned = [s for s in config.scenarios if s in config.load_levels]  # not those only memory-searched
+        plan = make_plan(config.runtimes, planned, config.load_levels, config.models, config.repeat,
                          config.duration, config.warmup, config.cooldown, config.variants,
                          interleave=bool(config.jdk or config.heap_runtimes))
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
-        log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
-                                             f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")
-            + f" of {config.duration:.0f} s, {plan.warmups} warm-ups of {config.warmup:.0f} s; planned load phase "
-            f"{duration(plan.planned_seconds())}, at most "
-            f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
-            f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
-            f"if needed, database, tokens, app)")
+        if plan.runs:
+            log(f"plan: {runs} measured runs"
+                + (f" and {searches} capacity searches (one per model and repetition, about {USUAL_SEARCH_STEPS} runs "
+                   f"each)" if searches else "")
+                + f" of {config.duration:.0f} s, {plan.warmups} warm-ups of {config.warmup:.0f} s; planned load phase "
+                f"{duration(plan.planned_seconds())}, at most "
+                f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
+                f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: "
+                f"build if needed, database, tokens, app)")
+        else:
+            log("plan: the memory search alone (--heap-search with --scenarios; --loads adds the scenarios' loads)")
         if config.memory_cases:
-            memory_s = heap_search.planned_seconds(config.memory_cases, len(config.models), config.duration,
-                                                   config.warmup)
+            memory_s, memory_most = (heap_search.planned_seconds(config.memory_cases, len(config.models),
+                                                                 config.duration, config.warmup, upper_bound=most)
+                                     for most in (False, True))
             log(f"memory search: per model the smallest heap of {heap_search.HeapSettings().low_mb} MB to "
                 f"{heap_search.HeapSettings().high_mb} MB that holds {'; '.join(config.memory_labels)}, a fresh "
                 f"warmed app per step, about {heap_search.USUAL_STEPS} steps each: about {duration(memory_s)}, at most "
-                f"{duration(heap_search.planned_seconds(config.memory_cases, len(config.models), config.duration, config.warmup, upper_bound=True))}"
-                f" after the load phase")
+                f"{duration(memory_most)} after the load phase")
         if config.cold_starts or config.warmup_curve:
             start_up = start_up_seconds(len(config.runtimes), config.cold_starts, config.warmup_curve)
             log(f"start-up measurement: per runtime {config.cold_starts} cold starts and a {config.warmup_curve:.0f} s "

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchlab import cli
-from benchlab.model import Load
+from benchlab.model import Load, MemoryStop
 from benchlab.plan.planner import make_plan
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.results.environment import Environment
@@ -171,3 +171,58 @@ def test_an_app_that_died_of_something_else_still_stops_the_benchmark(tmp_path, 
     with pytest.raises(RuntimeError, match="the app died during"):
         s.step(plan.runs[0], block)
     assert len(s.state.rows) == 1  # measured before it stopped, and kept
+
+
+class FakeRuntime:
+    name, java_home = "jvm-heap48m", None
+
+    def probe(self, app):
+        return None
+
+
+def memory_search(tmp_path, monkeypatch, start):
+    """A memory search's Memory with a fake app start (start(rt, log_path) -> app or raise), warm-up and k6."""
+    from benchlab.run.measure import memory
+    case = dict(cli.parse_args(["--quick", "--scenarios", "hold", "--heap-search"]).memory_cases)["hold"]
+    config = make_config(out=str(tmp_path), memory_cases=(("hold", case),))
+    os.makedirs(tmp_path / "logs", exist_ok=True)
+    stopped = []
+    state = BenchState(config, None, SimpleNamespace(stop=lambda app, grace=15: stopped.append(app)),
+                       env=Environment(cores=2))
+    up = SimpleNamespace(app_props={}, child_env={}, tokens_file=None, sampled=lambda: {})
+    m = memory.Memory(state, FakeK6(), SimpleNamespace(cores=None), up, lambda heap, extra: FakeRuntime(), "/jdk")
+    monkeypatch.setattr(memory.Memory, "start", lambda self, rt, scenario, case, log_name: start(
+        rt, os.path.join(state.logs, log_name)))
+    monkeypatch.setattr(memory.Memory, "warm", lambda *args: None)
+    monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.1)
+    return m, case, stopped
+
+
+def test_a_memory_step_whose_app_does_not_start_is_stopped_by_its_heap_in_the_jvms_words(tmp_path, monkeypatch):
+    def start(rt, log_path):
+        with open(log_path, "w") as f:
+            f.write("INFO booting\n" + OOM + "\n")
+        raise RuntimeError("app (jvm-heap48m) exited with code 3 before it answered")
+    m, case, _ = memory_search(tmp_path, monkeypatch, start)
+    step, _ = m.step("hold", case, "virtual", 48, 1)
+    assert (step.heap_mb, step.stop, step.detail, step.tag) == (48, MemoryStop.START, OOM, None)
+    assert m.state.rows == []
+
+
+def test_an_out_of_memory_error_during_a_memory_step_ends_that_step_as_its_stop(tmp_path, monkeypatch):
+    app = LiveApp("app")
+    app.log_path = str(tmp_path / "app.log")
+    m, case, stopped = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
+    measured = m.k6.measure
+
+    def measure(run, *args):  # the app runs out of memory during the run
+        app.alive = lambda: False
+        with open(app.log_path, "w") as f:
+            f.write(OOM + "\n")
+        return measured(run, *args)
+    m.k6.measure = measure
+    step, _ = m.step("hold", case, "virtual", 48, 1)
+    assert (step.stop, step.detail) == (MemoryStop.OOM, OOM)
+    row = m.state.rows[-1]
+    assert (row.oom, row.heap_mb, row.memory_search, row.runtime) == (OOM, 48, True, "jvm-heap48m")
+    assert stopped == [app]  # its app stopped; the next step starts a fresh one

@@ -3,23 +3,26 @@ still holds the load (the scenario's SLO, no failed request, no OutOfMemoryError
 stops it below that heap. Pure: it is given each step's outcome and answers with the next heap, or None once it has
 its answer; its planned duration is worked out here too.
 
-Coarse to fine: the first step is the geometric middle of the range (256 MB between 32 MB and 2 GB), then it bisects
-geometrically between the largest heap that broke and the smallest that held until they are within the resolution
-(15 %: from the range's 64x that is at most five halvings after the first step). A step that broke for a reason other
-than memory (the SLO, with no OutOfMemoryError and little GC: a worker pool of 200 threads under 1,000 held
-connections) sends the next step to the top of the range: if the largest heap breaks too, no heap holds the load, and
-the search says what stops it instead. Two steps, not eight, for a model that memory does not limit.
+Coarse to fine. The first step is the top of the range (2 GB), the model with all the memory it can use: where it
+breaks, no heap holds the load, and the search ends at once saying what stops it (at 1,000 held connections the worker
+pool's 200 threads, not memory: one step, not eight). Where it holds it is the reference: a machine that cannot keep
+the SLO's latency at all (every request answered, no sign of memory, the p99 over the SLO: a 2-core machine busy
+with other work delays a 10 s hold past 11 s) judges the smaller heaps against that p99 (+ LATE_TOLERANCE) instead of
+the SLO, so that the search measures the heap and not the machine. The second step is the other end (32 MB): where
+it holds, the answer is "32 MB or less" after two steps (virtual threads and the event loop at 1,000 held
+connections). Then it bisects geometrically between the largest heap that broke and the smallest that held, from the
+middle of the range (256 MB), until they are within the resolution: 64x to 15 % is five halvings (ln 64 / ln 1.15 =
+30 intervals, 2^5 = 32), seven steps with the two ends.
 
-A step that broke the SLO by its latency alone (every request answered, no sign of memory: a machine busy with other
-work delays a 10 s hold past 11 s) is measured once more at the same heap on a fresh app, and the second outcome
-stands: one late run does not decide a heap, nor send the search to the top."""
+A step that broke by its latency alone (every request answered, no OutOfMemoryError, GC within its level) is measured
+once more at the same heap on a fresh app, and the second outcome stands: one late run does not decide a heap."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
 from benchlab.model import HeapSearchEnd, HeapStep, MemoryCase, MemoryStop
-from benchlab.results import slo, why
+from benchlab.results import why
 from benchlab.scenarios import SCENARIOS
 
 # GC pauses above this share of a run's time: the heap is too small for the load even where the SLO still held
@@ -27,6 +30,9 @@ from benchlab.scenarios import SCENARIOS
 GC_SHARE_LEVEL_PCT = next(rule.level for rule in why.RULES if rule.resource == "GC")
 # A step's outcome by memory: these stops say that more heap would help; SLO does not.
 MEMORY_STOPS = (MemoryStop.START, MemoryStop.OOM, MemoryStop.GC)
+# Where the largest heap broke the SLO by latency alone, a smaller heap holds when its p99 is within this share above
+# the largest heap's.
+LATE_TOLERANCE = 0.10
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,7 @@ class HeapSettings:
             raise ValueError(f"bad heap search settings {self}")
 
     @property
-    def first_mb(self) -> int:
+    def middle_mb(self) -> int:
         return round(math.sqrt(self.low_mb * self.high_mb))
 
 
@@ -73,19 +79,19 @@ class HeapSearch:
             return None
         s = self.settings
         if not self.steps:
-            return s.first_mb
+            return s.high_mb  # the reference: with all the memory it can use, does the model hold the load at all?
         if len(self.steps) >= s.max_steps:
             return self._end(HeapSearchEnd.BUDGET)
         last = self.steps[-1]
-        if last.late_only and sum(step.heap_mb == last.heap_mb for step in self.steps) == 1:
+        if last.late_only and last.heap_mb < s.high_mb and sum(step.heap_mb == last.heap_mb for step in self.steps) == 1:
             return last.heap_mb  # once more, on a fresh app
         held, broke = self.held, self.broke
-        if held is None:
-            if broke.heap_mb >= s.high_mb:
-                return self._end(HeapSearchEnd.NOTHING_HELD)
-            if broke.stop not in MEMORY_STOPS or broke.heap_mb * (1 + s.resolution) >= s.high_mb:
-                return s.high_mb  # not memory (or nearly the top already): does the largest heap hold?
-            return round(math.sqrt(broke.heap_mb * s.high_mb))
+        if held is None:  # the largest heap broke: no heap holds the load
+            return self._end(HeapSearchEnd.NOTHING_HELD)
+        if held >= s.high_mb and broke is None and s.low_mb not in {step.heap_mb for step in self.steps}:
+            return s.low_mb  # the other end: where the smallest heap holds, two steps tell
+        if broke is not None and broke.heap_mb == s.low_mb and held >= s.high_mb:
+            return s.middle_mb
         if held <= s.low_mb:
             return self._end(HeapSearchEnd.FLOOR)
         low = broke.heap_mb if broke else s.low_mb
@@ -104,19 +110,27 @@ class HeapSearch:
         return None
 
 
-def step_stop(row: dict | None, start_error: str | None = None, oom: str | None = None) -> MemoryStop | None:
-    """A step's outcome: None if the app held the load (the scenario's SLO with no failed request and no dropped
-    iteration, GC pauses within GC_SHARE_LEVEL_PCT), else the first of: it did not start, it ran out of memory, GC,
-    the SLO. row: the measured run's figures and its scenario (None where the app did not start)."""
+def step_stop(row: dict | None, start_error: str | None = None, oom: str | None = None,
+              reference_p99_ms: float | None = None) -> MemoryStop | None:
+    """A step's outcome: None if the app held the load (no failed request, no dropped iteration, GC pauses within
+    GC_SHARE_LEVEL_PCT, the p99 within the scenario's SLO or, where the largest heap's p99 was over it, within
+    LATE_TOLERANCE above that reference), else the first of: it did not start, it ran out of memory, GC, the SLO.
+    row: the measured run's figures and its scenario (None where the app did not start)."""
     if start_error is not None or row is None:
         return MemoryStop.START
     if oom:
         return MemoryStop.OOM
     if (row.get("gc_share_pct") or 0) > GC_SHARE_LEVEL_PCT:
         return MemoryStop.GC
-    if row["errors"] or row["dropped"] or not slo.holds_slo(row):
+    if row["errors"] or row["dropped"] or not row["requests"] or row["p99_ms"] is None:
         return MemoryStop.SLO
-    return None
+    return None if row["p99_ms"] <= p99_limit(row["scenario"], reference_p99_ms) else MemoryStop.SLO
+
+
+def p99_limit(scenario: str, reference_p99_ms: float | None) -> float:
+    """The p99 a step must keep: the scenario's SLO, or the largest heap's p99 + LATE_TOLERANCE where that was over."""
+    limit = SCENARIOS[scenario].slo_p99_ms
+    return max(limit, reference_p99_ms * (1 + LATE_TOLERANCE)) if reference_p99_ms else limit
 
 
 def stop_detail(stop: MemoryStop | None, row: dict | None, cores: int, message: str | None = None) -> str:
@@ -136,7 +150,7 @@ def stop_detail(stop: MemoryStop | None, row: dict | None, cores: int, message: 
 
 # What a step costs beyond its load: the app's start to its first answer, the warm-up's k6 start and stop, the stop.
 STEP_OVERHEAD_S = 12.0
-USUAL_STEPS = 6  # the first step and four halvings, a confirmation; two for a model that memory does not limit
+USUAL_STEPS = 6  # the two ends and five halvings; two where the smallest heap holds, one where the largest does not
 HELD_BYTES_EXTRA_S = 3.0  # the idle snapshot on a model's first step: a full GC, the heap and native memory by jcmd
 
 

@@ -144,6 +144,8 @@ class HeapSearchRecord:
     stop: MemoryStop | None  # why broke_mb did not hold (where none held: why the largest heap tried did not)
     detail: str  # what names that stop: the JVM's message, the GC share, the resource that saturated
     steps: list[HeapStep] = dataclasses.field(default_factory=list)
+    # the largest heap's p99 where it was over the SLO, every request answered: the smaller heaps were judged against it
+    reference_p99_ms: float | None = None
 
     @classmethod
     def from_json(cls, data: dict) -> HeapSearchRecord:

@@ -153,6 +153,8 @@ class Bench:
         options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe)
         self.env.planned_memory_seconds = round(heap_search.planned_seconds(
             config.memory_cases, len(config.models), config.duration, config.warmup))
+        if not self.state.plan.runs:
+            self.env.load_seconds = 0  # the memory search alone
         t = time.time()
         memory.Memory(self.state, self.k6, self.apps, up, lambda heap_mb, extra: heaps.search_runtime(
             base, options, config.jdk_runtimes, heap_mb, extra), java_home).run_all()

@@ -8,8 +8,8 @@ NAME = "hold"
 
 # The memory search's case (--heap-search): connections held 10 s, warmed up with 1 s holds (ten times the requests in
 # the same time); the heap per held request is measured at the same count.
-def held(connections: int, selected: bool = True) -> MemoryCase:
-    return MemoryCase(f"vus:{connections}", "10s", warmup_variant="1s", held_bytes=True, selected=selected)
+def held(connections: int) -> MemoryCase:
+    return MemoryCase(f"vus:{connections}", "10s", warmup_variant="1s", held_bytes=True)
 
 
 def hold_seconds(variant: str) -> float:
@@ -23,5 +23,5 @@ SCENARIO = Scenario(
     variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)), Variant("1s", k6_env=(("HOLD_MS", "1000"),))),
     quick=InPreset("vus:200", variants=("1s",), memory=(held(1000),)),
     default=InPreset("vus:1000,vus:5000,vus:10000", variants=("10s",), selected=False,
-                     memory=(held(10_000), held(1000, selected=False))),
+                     memory=(held(10_000),)),
     probes=(Probe("GET", "/{model}/hold?ms=1", '"heldMs"'),))

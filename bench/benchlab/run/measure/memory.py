@@ -6,7 +6,7 @@ load (an ordinary measured run, kept in results.csv as a row of runtime jvm-heap
 An app that does not start with a heap says why in the JVM's own words (the step's stop: too small to start); one that
 runs out of memory ends its step (OutOfMemoryError). The models' steps are interleaved, round by round.
 
-Where a case holds requests (hold), each model's heap per held request, on its first step's app (256 MB, Native Memory
+Where a case holds requests (hold), each model's heap per held request, on its first step's app (2 GB, Native Memory
 Tracking on): its heap after a full GC idle, then with the case's requests held (jcmd GC.run, GC.heap_info), the
 threads' native memory (jcmd VM.native_memory summary: Thread) and the RSS beside it."""
 from __future__ import annotations
@@ -34,7 +34,7 @@ from benchlab.run.procs import log
 from benchlab.run.provision import health, heaps, pinning
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
-from benchlab.scenarios import variant_of
+from benchlab.scenarios import SCENARIOS, variant_of
 
 START_TIMEOUT_S = 90  # a fresh app answers in 6-8 s here; a heap so small that GC thrashes does not hang the search
 NMT = "-XX:NativeMemoryTracking=summary"
@@ -95,14 +95,19 @@ class Memory:
         """Each model's heap search for the case, the models' steps interleaved (A B C, then C B A, ...)."""
         models = self.models(scenario, case)
         searches = {m: HeapSearch(HeapSettings()) for m in models}
+        reference = {}  # model -> the largest heap's p99 where it was over the SLO (late, every request answered)
         for round_no in itertools.count():
             order = models if round_no % 2 == 0 else list(reversed(models))
             todo = [(m, heap) for m in order if (heap := searches[m].next_heap()) is not None]
             if not todo:
                 break
             for model, heap in todo:
-                # the heap per held request on each model's first step: its app with Native Memory Tracking
-                step = self.step(scenario, case, model, heap, round_no + 1, held_bytes=case.held_bytes and not round_no)
+                # the first step, at the largest heap, is the reference; the heap per held request is measured on its
+                # app, with Native Memory Tracking
+                step, p99 = self.step(scenario, case, model, heap, round_no + 1, reference.get(model),
+                                      first=not round_no, held_bytes=case.held_bytes and not round_no)
+                if not round_no and step.held and p99 is not None and p99 > SCENARIOS[scenario].slo_p99_ms:
+                    reference[model] = p99
                 searches[model].record(step)
                 log(f"memory {scenario} {case.step.label} {model}: -Xmx{heap}m "
                     + ("held" if step.held else f"did not hold ({step.stop.value}: {step.detail})"))
@@ -112,7 +117,8 @@ class Memory:
                 runtime=self.runtime(HeapSettings().high_mb, ()).base_name, scenario=scenario, variant=case.variant,
                 load=case.step.label, model=model, end=found.end,
                 held_mb=found.held, broke_mb=broke.heap_mb if broke else None, stop=broke.stop if broke else None,
-                detail=broke.detail if broke else "", steps=list(found.steps))
+                detail=broke.detail if broke else "", steps=list(found.steps),
+                reference_p99_ms=reference.get(model))
             self.state.env.append("heap_searches", record)
             log(f"memory {scenario} {case.step.label} {model}: search ended ({found.end.value}) after "
                 f"{len(found.steps)} steps: held at {found.held} MB, not at {record.broke_mb} MB "
@@ -142,21 +148,24 @@ class Memory:
                           case.warmup_variant or case.variant)
         self.steps_for(scenario, case).warm_up(app, warm, self.state.base_url, self.up.tokens_file, label)
 
-    def step(self, scenario, case: MemoryCase, model, heap_mb, round_no, held_bytes=False) -> HeapStep:
-        """One step: a fresh app with that heap, warmed, measured at the case's load, stopped; its outcome. held_bytes:
-        the app runs with Native Memory Tracking, and the heap per held request is measured on it (held_bytes())."""
+    def step(self, scenario, case: MemoryCase, model, heap_mb, round_no, reference_p99_ms=None, first=False,
+             held_bytes=False) -> tuple[HeapStep, float | None]:
+        """One step: a fresh app with that heap, warmed, measured at the case's load, stopped; its outcome and p99.
+        first: the reference step, whose latency is its own bar (heap_search.step_stop); held_bytes: the app runs with
+        Native Memory Tracking, and the heap per held request is measured on it (HeldSnapshot)."""
         rt = self.runtime(heap_mb, (NMT,) if held_bytes else ())
         name = f"{rt.name}-{scenario}-{model}"
         try:
             app = self.start(rt, scenario, case, f"app-memory-{name}.log")
         except RuntimeError as e:
             said = jvm_fatal_line(log_text_of(self.state.logs, f"app-memory-{name}.log")) or str(e)
-            return HeapStep(heap_mb, MemoryStop.START, said)
+            return HeapStep(heap_mb, MemoryStop.START, said), None
         try:
             self.warm(app, rt, scenario, case, model, "memwarm")
             if (oom := heaps.died_of_oom(app)) or not app.alive():
                 return HeapStep(heap_mb, MemoryStop.OOM if oom else MemoryStop.START,
-                                f"during the warm-up: {oom or jvm_fatal_line(heaps.log_text(app)) or app.exit_info()}")
+                                f"during the warm-up: {oom or jvm_fatal_line(heaps.log_text(app)) or app.exit_info()}"), \
+                    None
             health.wait_drained(app, self.state.base_url)
             run = PlannedRun(0, rt.name, scenario, case.step, round_no, model, self.config.duration, case.variant)
             held = HeldSnapshot(self, rt, app, scenario, case) if held_bytes else None
@@ -170,11 +179,12 @@ class Memory:
                 raise RuntimeError(f"the app died during {row.tag}, not of an OutOfMemoryError: {app.exit_info()}; "
                                    f"see {app.log_path}")
             values = dict(dataclasses.asdict(row), scenario=scenario)
-            stop = heap_search.step_stop(values, oom=row.oom)
+            stop = heap_search.step_stop(values, oom=row.oom,
+                                         reference_p99_ms=row.p99_ms if first else reference_p99_ms)
             return HeapStep(heap_mb, stop, heap_search.stop_detail(stop, values, self.cores, row.oom), row.tag,
-                            row.rss_peak_mb, row.errors + row.dropped)
+                            row.rss_peak_mb, row.errors + row.dropped), row.p99_ms
         except health.StillBusy as e:
-            return HeapStep(heap_mb, MemoryStop.SLO, f"still busy 15 s after the warm-up: {e}")
+            return HeapStep(heap_mb, MemoryStop.SLO, f"still busy 15 s after the warm-up: {e}"), None
         finally:
             self.state.pm.stop(app, grace=STOP_GRACE_S)
 
