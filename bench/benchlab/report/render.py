@@ -11,7 +11,7 @@ import plotly.offline
 
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint
+from benchlab.report import footprint, memory
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
@@ -190,7 +190,10 @@ def summary(env: Environment) -> str:
 
 def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Section]:
     """The report in reading order: the answer, the capacity and where each model breaks, start-up, each article's
-    experiment (its finding, then its table), the closed-model shortfalls, then the detail, folded."""
+    experiment (its finding, then its table), memory where the run has heap data, the closed-model shortfalls, then
+    the detail, folded."""
+    searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
+    mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
@@ -200,17 +203,20 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Se
     caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
     out = []
     if (runs.load_model == LoadKind.OPEN).any():
-        out.append(Section("The answer", findings=verdicts(runs, env, caps), charts=capacity_chart(caps, env),
-                           kind="verdicts"))
+        out.append(Section("The answer", findings=verdicts(runs, env, caps) + memory.answer(env),
+                           charts=capacity_chart(caps, env), kind="verdicts"))
         out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
                            + resources_at_the_knee(runs, caps)))
+    elif memory.answer(env):  # a run of memory searches alone: their findings are the answer
+        out.append(Section("The answer", findings=memory.answer(env), kind="verdicts"))
     start_up = footprint.footprint_table(env, runs)
     if start_up:  # start-up and footprint beside the capacity: the two headline comparisons of runtimes
         out.append(Section(start_up.title, start_up, charts=warmup_curves(env)))
     for name, (view_table, findings) in views.items():
         charts = getattr(VIEWS[name], "charts", None)
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
+    out += memory.sections(mem_runs, runs, env, caps)
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, env.cores)):
         out.append(Section("Short of the ideal", findings=short,
