@@ -226,3 +226,24 @@ def test_an_out_of_memory_error_during_a_memory_step_ends_that_step_as_its_stop(
     row = m.state.rows[-1]
     assert (row.oom, row.heap_mb, row.memory_search, row.runtime) == (OOM, 48, True, "jvm-heap48m")
     assert stopped == [app]  # its app stopped; the next step starts a fresh one
+
+
+def test_the_heap_per_held_request_is_measured_after_the_steps_measured_run_not_during_it(tmp_path, monkeypatch):
+    from benchlab.run.measure import memory
+    app = LiveApp("app")
+    m, case, _ = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
+    events = []
+
+    class Snapshot:
+        def __init__(self, *args):
+            events.append("idle snapshot")
+
+        def record(self, model, heap_mb):
+            events.append(f"held snapshot of {model} at {heap_mb} MB")
+    monkeypatch.setattr(memory, "HeldSnapshot", Snapshot)
+    measured, held_run = m.k6.measure, m.k6.k6
+    m.k6.measure = lambda run, *args: events.append("measured run") or measured(run, *args)
+    m.k6.k6 = lambda run, *args, **kw: events.append(f"k6 holding, {run.seconds:g} s") or held_run(run, *args, **kw)
+    step, _ = m.step("hold", case, "virtual", 2048, 1, first=True, held_bytes=True)
+    assert step.held and events == ["measured run", "idle snapshot", "k6 holding, 1 s",
+                                    "held snapshot of virtual at 2048 MB"]

@@ -151,7 +151,9 @@ def stop_detail(stop: MemoryStop | None, row: dict | None, cores: int, message: 
 # What a step costs beyond its load: the app's start to its first answer, the warm-up's k6 start and stop, the stop.
 STEP_OVERHEAD_S = 12.0
 USUAL_STEPS = 6  # the two ends and five halvings; two where the smallest heap holds, one where the largest does not
-HELD_BYTES_EXTRA_S = 3.0  # the idle snapshot on a model's first step: a full GC, the heap and native memory by jcmd
+# on a model's first step, after its measured run: a drain, the idle snapshot (a full GC, the heap and native memory by
+# jcmd), a k6 run that holds the connections (a hold, k6's start and stop) and the held snapshot
+HELD_BYTES_EXTRA_S = 18.0
 
 
 def run_seconds(scenario: str, case: MemoryCase, duration: float) -> float:

@@ -162,10 +162,10 @@ def held_table(env: Environment) -> Table:
              Fixed(r.thread_native_idle_mb, 1), Fixed(r.thread_native_held_mb, 1), kb(r.native_bytes_per_held),
              Fixed(r.rss_idle_mb, 0), Fixed(r.rss_held_mb, 0)] for r in env.held_bytes]
     note = ("On each model's first step of the search (a fresh app, -Xmx2g, -XX:NativeMemoryTracking=summary), "
-            "warmed: jcmd GC.run (a full GC), then GC.heap_info's heap in use, VM.native_memory's Thread section (committed "
+            "after its measured run: jcmd GC.run (a full GC), then GC.heap_info's heap in use, VM.native_memory's Thread section (committed "
             "stacks and thread structures of platform threads; virtual threads keep their stacks on the heap) and "
-            "the RSS: once idle, once with the case's connections held, early in the hold (held: connections open "
-            "to the app then). "
+            "the RSS: once idle, once with the case's connections held by a k6 run of their own, early in the hold "
+            "(held: connections open to the app then). "
             "Per held: (held - idle) / held. A queued request of the worker model holds its connection and its "
             "request objects, not a thread.")
     return Table("Heap per held request", ["case", "model", "held", "heap idle MB", "heap held MB", "heap KB/held",

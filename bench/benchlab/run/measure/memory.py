@@ -7,8 +7,9 @@ An app that does not start with a heap says why in the JVM's own words (the step
 runs out of memory ends its step (OutOfMemoryError). The models' steps are interleaved, round by round.
 
 Where a case holds requests (hold), each model's heap per held request, on its first step's app (2 GB, Native Memory
-Tracking on): its heap after a full GC idle, then with the case's requests held (jcmd GC.run, GC.heap_info), the
-threads' native memory (jcmd VM.native_memory summary: Thread) and the RSS beside it."""
+Tracking on) after its measured run: its heap after a full GC idle, then with the case's requests held by a k6 run of
+their own (jcmd GC.run, GC.heap_info), the threads' native memory (jcmd VM.native_memory summary: Thread) and the RSS
+beside it."""
 from __future__ import annotations
 
 import dataclasses
@@ -41,7 +42,8 @@ NMT = "-XX:NativeMemoryTracking=summary"
 # A step's app is thrown away: no drain worth waiting for (a worker pool with 800 sleeping requests queued took 16 s
 # to stop on SIGTERM)
 STOP_GRACE_S = 2.0
-HELD_WAIT_S = 0.4  # share of a hold, from the first connection on, within which all must be open for the snapshot
+HELD_WAIT_S = 0.7  # share of a hold, from the first connection on, within which all must be open for the snapshot
+# (k6 opens 10,000 connections over several seconds; the first are held until the hold ends, after the snapshot)
 
 
 def heap_used_mb(heap_info: str) -> float | None:
@@ -168,13 +170,12 @@ class Memory:
                     None
             health.wait_drained(app, self.state.base_url)
             run = PlannedRun(0, rt.name, scenario, case.step, round_no, model, self.config.duration, case.variant)
-            held = HeldSnapshot(self, rt, app, scenario, case) if held_bytes else None
             row = self.k6.measure(run, rt.probe(app), self.state.base_url, self.up.tokens_file, self.up.sampled())
             row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
             self.state.rows.append(row)
-            if held is not None:
-                held.record(model, heap_mb)
             table.write(self.state.out, self.state.rows, self.state.env)
+            if held_bytes and app.alive():  # after the measured run, so that its full GCs do not delay that run
+                self.held_bytes(app, rt, run, case, heap_mb)
             if not app.alive() and not row.oom:
                 raise RuntimeError(f"the app died during {row.tag}, not of an OutOfMemoryError: {app.exit_info()}; "
                                    f"see {app.log_path}")
@@ -189,10 +190,20 @@ class Memory:
             self.state.pm.stop(app, grace=STOP_GRACE_S)
 
 
+    def held_bytes(self, app, rt, run: PlannedRun, case: MemoryCase, heap_mb) -> None:
+        """The heap per held request on a step's app, once it has drained its measured run: a full GC idle, then one
+        with the case's connections held by a k6 run of its own (each VU's one request, held to its end)."""
+        health.wait_drained(app, self.state.base_url)
+        held = HeldSnapshot(self, rt, app, run.scenario, case)
+        self.k6.k6(dataclasses.replace(run, seconds=1), 1, self.state.base_url, self.up.tokens_file,
+                   f"held-{run.tag}")
+        held.record(run.model, heap_mb)
+
+
 class HeldSnapshot:
     """The heap per held request on a step's app: a full GC on the idle, warmed app (taken at once), then, in a thread
-    beside the measured run, one with the case's connections open (jcmd GC.run, GC.heap_info, VM.native_memory
-    summary), within the first part of the hold; record() waits for it and keeps the record."""
+    beside a k6 run that holds the case's connections, one with them open (jcmd GC.run, GC.heap_info,
+    VM.native_memory summary), within the first part of the hold; record() waits for it and keeps the record."""
 
     def __init__(self, memory: Memory, rt, app, scenario, case: MemoryCase):
         self.memory, self.rt, self.app, self.scenario, self.case = memory, rt, app, scenario, case
