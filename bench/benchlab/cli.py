@@ -104,8 +104,8 @@ def add_runtime_options(p):
     p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model, the smallest heap "
                    "(32 MB to 2 GB, to 15 %%) at which a fresh, warmed app holds each memory case of the scenarios "
                    "(hold: 1,000 connections held 10 s in quick, 10,000 in the default preset; the aggregation at "
-                   "1,000 users), and the heap per held request. With --scenarios, their memory search alone (their loads "
-                   "too where --loads names them). Default: on in the default preset, after its load phase; off in "
+                   "1,000 users), and the heap per held request. With --scenarios, their memory search alone "
+                   "(their loads too where --loads names them). Default: on in the default preset, after its load phase; off in "
                    "quick")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")

@@ -247,3 +247,21 @@ def test_the_heap_per_held_request_is_measured_after_the_steps_measured_run_not_
     step, _ = m.step("hold", case, "virtual", 2048, 1, first=True, held_bytes=True)
     assert step.held and events == ["measured run", "idle snapshot", "k6 holding, 1 s",
                                     "held snapshot of virtual at 2048 MB"]
+
+
+def test_an_app_that_runs_out_of_memory_before_its_measured_run_is_that_steps_stop(tmp_path, monkeypatch):
+    """At 32 MB the aggregation's app ended during its warm-up: the warm-up's drain found it gone."""
+    from benchlab.run.measure import memory
+    app = LiveApp("app")
+    app.log_path = str(tmp_path / "app.log")
+    m, case, stopped = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
+
+    def warm(*args):
+        app.alive = lambda: False
+        with open(app.log_path, "w") as f:
+            f.write(OOM + "\n")
+        raise RuntimeError("the app exited with code 3; see app.log")
+    monkeypatch.setattr(memory.Memory, "warm", warm)
+    step, p99 = m.step("hold", case, "reactive", 32, 2)
+    assert (step.stop, step.detail, p99) == (MemoryStop.OOM, f"before the measured run: {OOM}", None)
+    assert m.state.rows == [] and stopped == [app]

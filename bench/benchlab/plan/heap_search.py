@@ -83,7 +83,8 @@ class HeapSearch:
         if len(self.steps) >= s.max_steps:
             return self._end(HeapSearchEnd.BUDGET)
         last = self.steps[-1]
-        if last.late_only and last.heap_mb < s.high_mb and sum(step.heap_mb == last.heap_mb for step in self.steps) == 1:
+        measured = sum(step.heap_mb == last.heap_mb for step in self.steps)
+        if last.late_only and last.heap_mb < s.high_mb and measured == 1:
             return last.heap_mb  # once more, on a fresh app
         held, broke = self.held, self.broke
         if held is None:  # the largest heap broke: no heap holds the load

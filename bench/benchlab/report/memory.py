@@ -132,7 +132,8 @@ def heap_chart(env: Environment) -> list[str]:
                                       "arrayminus": [r.held_mb - (r.broke_mb or 0) for r in mine]},
                              hovertemplate="%{y:.0f} MB"))
     fig.update_layout(title="The smallest heap that held, per model (MB; whisker: down to the largest heap that "
-                            "did not, or to 0 where the smallest heap tried held)", barmode="group", height=380, yaxis_title="-Xmx MB", margin={"t": 50})
+                            "did not, or to 0 where the smallest heap tried held)", barmode="group", height=380,
+                      yaxis_title="-Xmx MB", margin={"t": 50})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 
 
@@ -162,7 +163,8 @@ def held_table(env: Environment) -> Table:
              Fixed(r.thread_native_idle_mb, 1), Fixed(r.thread_native_held_mb, 1), kb(r.native_bytes_per_held),
              Fixed(r.rss_idle_mb, 0), Fixed(r.rss_held_mb, 0)] for r in env.held_bytes]
     note = ("On each model's first step of the search (a fresh app, -Xmx2g, -XX:NativeMemoryTracking=summary), "
-            "after its measured run: jcmd GC.run (a full GC), then GC.heap_info's heap in use, VM.native_memory's Thread section (committed "
+            "after its measured run: jcmd GC.run (a full GC), then GC.heap_info's heap in use, VM.native_memory's "
+            "Thread section (committed "
             "stacks and thread structures of platform threads; virtual threads keep their stacks on the heap) and "
             "the RSS: once idle, once with the case's connections held by a k6 run of their own, early in the hold "
             "(held: connections open to the app then). "

@@ -163,12 +163,17 @@ class Memory:
             said = jvm_fatal_line(log_text_of(self.state.logs, f"app-memory-{name}.log")) or str(e)
             return HeapStep(heap_mb, MemoryStop.START, said), None
         try:
-            self.warm(app, rt, scenario, case, model, "memwarm")
-            if (oom := heaps.died_of_oom(app)) or not app.alive():
+            try:
+                self.warm(app, rt, scenario, case, model, "memwarm")
+                health.wait_drained(app, self.state.base_url)
+            except RuntimeError:
+                if app.alive():
+                    raise
+            if not app.alive():  # ended before its measured run: out of memory, or too small a heap to run at all
+                oom = heaps.died_of_oom(app)
+                said = oom or jvm_fatal_line(heaps.log_text(app)) or app.exit_info()
                 return HeapStep(heap_mb, MemoryStop.OOM if oom else MemoryStop.START,
-                                f"during the warm-up: {oom or jvm_fatal_line(heaps.log_text(app)) or app.exit_info()}"), \
-                    None
-            health.wait_drained(app, self.state.base_url)
+                                f"before the measured run: {said}"), None
             run = PlannedRun(0, rt.name, scenario, case.step, round_no, model, self.config.duration, case.variant)
             row = self.k6.measure(run, rt.probe(app), self.state.base_url, self.up.tokens_file, self.up.sampled())
             row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
