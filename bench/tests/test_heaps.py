@@ -265,3 +265,21 @@ def test_an_app_that_runs_out_of_memory_before_its_measured_run_is_that_steps_st
     step, p99 = m.step("hold", case, "reactive", 32, 2)
     assert (step.stop, step.detail, p99) == (MemoryStop.OOM, f"before the measured run: {OOM}", None)
     assert m.state.rows == [] and stopped == [app]
+
+
+def test_a_step_keeps_its_outcome_when_its_app_is_too_busy_for_the_heap_per_held_request(tmp_path, monkeypatch):
+    """The worker pool still works off its queued holds after the measured run: no snapshot, the step's stop kept."""
+    from benchlab.run.measure import memory
+    app = LiveApp("app")
+    m, case, _ = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
+    drained = iter([0.1])  # drained after the warm-up, then still busy after the measured run
+
+    def wait_drained(app, base_url, timeout=15):
+        if next(drained, None) is None:
+            raise health.StillBusy(f"busy after {timeout} s")
+        return 0.1
+    monkeypatch.setattr(health, "wait_drained", wait_drained)
+    monkeypatch.setattr(memory, "HeldSnapshot", lambda *args: pytest.fail("no snapshot of a busy app"))
+    step, _ = m.step("hold", case, "worker", 2048, 1, first=True, held_bytes=True)
+    assert step.held and step.tag == m.state.rows[-1].tag  # FakeK6's row held; the held bytes left out
+    assert m.state.env.get("held_bytes") is None

@@ -42,6 +42,7 @@ NMT = "-XX:NativeMemoryTracking=summary"
 # A step's app is thrown away: no drain worth waiting for (a worker pool with 800 sleeping requests queued took 16 s
 # to stop on SIGTERM)
 STOP_GRACE_S = 2.0
+HELD_DRAIN_S = 60  # the worker pool works off 1,000 held 10 s requests, 200 at a time, in 40 s
 HELD_WAIT_S = 0.7  # share of a hold, from the first connection on, within which all must be open for the snapshot
 # (k6 opens 10,000 connections over several seconds; the first are held until the hold ends, after the snapshot)
 
@@ -179,16 +180,17 @@ class Memory:
             row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
             self.state.rows.append(row)
             table.write(self.state.out, self.state.rows, self.state.env)
-            if held_bytes and app.alive():  # after the measured run, so that its full GCs do not delay that run
-                self.held_bytes(app, rt, run, case, heap_mb)
             if not app.alive() and not row.oom:
                 raise RuntimeError(f"the app died during {row.tag}, not of an OutOfMemoryError: {app.exit_info()}; "
                                    f"see {app.log_path}")
             values = dict(dataclasses.asdict(row), scenario=scenario)
             stop = heap_search.step_stop(values, oom=row.oom,
                                          reference_p99_ms=row.p99_ms if first else reference_p99_ms)
-            return HeapStep(heap_mb, stop, heap_search.stop_detail(stop, values, self.cores, row.oom), row.tag,
-                            row.rss_peak_mb, row.errors + row.dropped), row.p99_ms
+            step = HeapStep(heap_mb, stop, heap_search.stop_detail(stop, values, self.cores, row.oom), row.tag,
+                            row.rss_peak_mb, row.errors + row.dropped)
+            if held_bytes and app.alive():  # after the measured run, so that its full GCs do not delay that run
+                self.held_bytes(app, rt, run, case, heap_mb)
+            return step, row.p99_ms
         except health.StillBusy as e:
             return HeapStep(heap_mb, MemoryStop.SLO, f"still busy 15 s after the warm-up: {e}"), None
         finally:
@@ -197,8 +199,14 @@ class Memory:
 
     def held_bytes(self, app, rt, run: PlannedRun, case: MemoryCase, heap_mb) -> None:
         """The heap per held request on a step's app, once it has drained its measured run: a full GC idle, then one
-        with the case's connections held by a k6 run of its own (each VU's one request, held to its end)."""
-        health.wait_drained(app, self.state.base_url)
+        with the case's connections held by a k6 run of its own (each VU's one request, held to its end). A backlog the
+        measured run left (the worker pool's queued holds: 800 x 10 s on 200 threads) is awaited up to HELD_DRAIN_S."""
+        try:
+            health.wait_drained(app, self.state.base_url, timeout=HELD_DRAIN_S)
+        except health.StillBusy:
+            log(f"held {run.scenario} {run.model}: the app was still busy {HELD_DRAIN_S} s after its measured run: no "
+                f"heap per held request")
+            return
         held = HeldSnapshot(self, rt, app, run.scenario, case)
         self.k6.k6(dataclasses.replace(run, seconds=1), 1, self.state.base_url, self.up.tokens_file,
                    f"held-{run.tag}")
