@@ -228,7 +228,7 @@ def test_an_out_of_memory_error_during_a_memory_step_ends_that_step_as_its_stop(
     assert stopped == [app]  # its app stopped; the next step starts a fresh one
 
 
-def test_the_heap_per_held_request_is_measured_after_the_steps_measured_run_not_during_it(tmp_path, monkeypatch):
+def test_the_heap_per_held_request_is_held_after_the_steps_measured_run_against_the_idle_app_before_it(tmp_path, monkeypatch):
     from benchlab.run.measure import memory
     app = LiveApp("app")
     m, case, _ = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
@@ -238,6 +238,9 @@ def test_the_heap_per_held_request_is_measured_after_the_steps_measured_run_not_
         def __init__(self, *args):
             events.append("idle snapshot")
 
+        def start(self):
+            events.append("held snapshot waits")
+
         def record(self, model, heap_mb):
             events.append(f"held snapshot of {model} at {heap_mb} MB")
     monkeypatch.setattr(memory, "HeldSnapshot", Snapshot)
@@ -245,7 +248,8 @@ def test_the_heap_per_held_request_is_measured_after_the_steps_measured_run_not_
     m.k6.measure = lambda run, *args: events.append("measured run") or measured(run, *args)
     m.k6.k6 = lambda run, *args, **kw: events.append(f"k6 holding, {run.seconds:g} s") or held_run(run, *args, **kw)
     step, _ = m.step("hold", case, "virtual", 2048, 1, first=True, held_bytes=True)
-    assert step.held and events == ["measured run", "idle snapshot", "k6 holding, 1 s",
+    # idle before the measured run (after it a worker pool keeps the threads it started), held after it
+    assert step.held and events == ["idle snapshot", "measured run", "held snapshot waits", "k6 holding, 1 s",
                                     "held snapshot of virtual at 2048 MB"]
 
 
@@ -279,7 +283,9 @@ def test_a_step_keeps_its_outcome_when_its_app_is_too_busy_for_the_heap_per_held
             raise health.StillBusy(f"busy after {timeout} s")
         return 0.1
     monkeypatch.setattr(health, "wait_drained", wait_drained)
-    monkeypatch.setattr(memory, "HeldSnapshot", lambda *args: pytest.fail("no snapshot of a busy app"))
+    snapshots = []
+    monkeypatch.setattr(memory, "HeldSnapshot", lambda *args: snapshots.append("idle") or SimpleNamespace(
+        start=lambda: pytest.fail("no held snapshot of a busy app")))
     step, _ = m.step("hold", case, "worker", 2048, 1, first=True, held_bytes=True)
     assert step.held and step.tag == m.state.rows[-1].tag  # FakeK6's row held; the held bytes left out
-    assert m.state.env.get("held_bytes") is None
+    assert m.state.env.get("held_bytes") is None and snapshots == ["idle"]

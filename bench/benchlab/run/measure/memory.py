@@ -176,6 +176,8 @@ class Memory:
                 return HeapStep(heap_mb, MemoryStop.OOM if oom else MemoryStop.START,
                                 f"before the measured run: {said}"), None
             run = PlannedRun(0, rt.name, scenario, case.step, round_no, model, self.config.duration, case.variant)
+            # the idle snapshot before the measured run: after it a worker pool keeps the threads it started
+            held = HeldSnapshot(self, rt, app, scenario, case) if held_bytes else None
             row = self.k6.measure(run, rt.probe(app), self.state.base_url, self.up.tokens_file, self.up.sampled())
             row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
             self.state.rows.append(row)
@@ -188,8 +190,8 @@ class Memory:
                                          reference_p99_ms=row.p99_ms if first else reference_p99_ms)
             step = HeapStep(heap_mb, stop, heap_search.stop_detail(stop, values, self.cores, row.oom), row.tag,
                             row.rss_peak_mb, row.errors + row.dropped)
-            if held_bytes and app.alive():  # after the measured run, so that its full GCs do not delay that run
-                self.held_bytes(app, rt, run, case, heap_mb)
+            if held is not None and app.alive():  # after the measured run, so that its full GCs do not delay it
+                self.held_bytes(held, app, run, heap_mb)
             return step, row.p99_ms
         except health.StillBusy as e:
             return HeapStep(heap_mb, MemoryStop.SLO, f"still busy 15 s after the warm-up: {e}"), None
@@ -197,9 +199,10 @@ class Memory:
             self.state.pm.stop(app, grace=STOP_GRACE_S)
 
 
-    def held_bytes(self, app, rt, run: PlannedRun, case: MemoryCase, heap_mb) -> None:
-        """The heap per held request on a step's app, once it has drained its measured run: a full GC idle, then one
-        with the case's connections held by a k6 run of its own (each VU's one request, held to its end). A backlog the
+    def held_bytes(self, held: HeldSnapshot, app, run: PlannedRun, heap_mb) -> None:
+        """The heap per held request on a step's app, once it has drained its measured run: against the idle snapshot
+        taken before that run, a full GC with the case's connections held by a k6 run of its own (each VU's one request,
+        held to its end). A backlog the
         measured run left (the worker pool's queued holds: 800 x 10 s on 200 threads) is awaited up to HELD_DRAIN_S."""
         try:
             health.wait_drained(app, self.state.base_url, timeout=HELD_DRAIN_S)
@@ -207,15 +210,15 @@ class Memory:
             log(f"held {run.scenario} {run.model}: the app was still busy {HELD_DRAIN_S} s after its measured run: no "
                 f"heap per held request")
             return
-        held = HeldSnapshot(self, rt, app, run.scenario, case)
+        held.start()
         self.k6.k6(dataclasses.replace(run, seconds=1), 1, self.state.base_url, self.up.tokens_file,
                    f"held-{run.tag}")
         held.record(run.model, heap_mb)
 
 
 class HeldSnapshot:
-    """The heap per held request on a step's app: a full GC on the idle, warmed app (taken at once), then, in a thread
-    beside a k6 run that holds the case's connections, one with them open (jcmd GC.run, GC.heap_info,
+    """The heap per held request on a step's app: a full GC on the idle, warmed app (taken at once, before the measured
+    run), then (start()), in a thread beside a k6 run that holds the case's connections, one with them open (jcmd GC.run, GC.heap_info,
     VM.native_memory summary), within the first part of the hold; record() waits for it and keeps the record."""
 
     def __init__(self, memory: Memory, rt, app, scenario, case: MemoryCase):
@@ -225,6 +228,9 @@ class HeldSnapshot:
         self.idle = snapshot(self.jcmd, app.pid, self.port)
         self.held = None
         self.thread = threading.Thread(target=self.when_held, daemon=True)
+
+    def start(self) -> None:
+        """Waits, beside the k6 run that holds the connections, for them to open, then takes the held snapshot."""
         self.thread.start()
 
     def when_held(self):
