@@ -14,7 +14,8 @@ from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_second
 from benchlab.project import ROOT
 from benchlab.report import footprint
 from benchlab.run.procs import log
-from benchlab.run.provision import jvm, runtimes
+from benchlab.plan import heap_search
+from benchlab.run.provision import heaps, jvm, runtimes
 from benchlab.scenarios import SCENARIOS
 
 
@@ -111,6 +112,15 @@ def add_runtime_options(p):
     p.add_argument("--warmup-curve", type=float, metavar="S", help="per runtime: successful requests/s over the first "
                    "S seconds of load on a fresh app, and its time to steady throughput. Default: 60 when --runtime "
                    f"lists more than one runtime or jvm-aot, else none (0); at least {footprint.SHORTEST_CURVE_S}")
+    p.add_argument("--heap", metavar="LIST", help="comma list of maximum heaps, e.g. 64m,128m,1g: each heap x runtime "
+                   "is a runtime of its own, jvm-heap64m (-Xmx; the container runtimes get twice the heap as their "
+                   "--memory, as a pod, and size the heap from it); the app ends at its first OutOfMemoryError")
+    p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model, the smallest heap "
+                   "(32 MB to 2 GB, to 15 %%) at which a fresh, warmed app holds each memory case of the scenarios "
+                   "(hold: 1,000 connections held 10 s in quick, 10,000 in the default preset; the aggregation at "
+                   "1,000 users), and the heap per held request. With --scenarios, their memory search alone "
+                   "(their loads too where --loads names them). Default: on in the default preset, after its load phase; off in "
+                   "quick")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
@@ -153,14 +163,23 @@ def parse_args(argv) -> Config:
     args.command_line = "bench/run " + " ".join(shlex.quote(a) for a in argv)
     args.preset = "quick" if args.quick else "default"
     preset = PRESETS[args.preset]
+    args.heap_search_given = args.heap_search is True  # asked for, not the preset's
     fill_in(args, preset.defaults(runtimes_compared=False))
     in_preset = {s: scenario.in_preset(args.preset) for s, scenario in SCENARIOS.items()}
+    named = args.scenarios is not None
     args.scenarios = tuple(split_list(args.scenarios or ",".join(s for s, chosen in in_preset.items() if chosen.selected),
                                       SCENARIOS, "scenario"))
     args.variants = chosen_variants(p, args.variants_given, in_preset)
     args.models = tuple(split_list(args.models, MODELS, "model"))
     args.runtimes, args.jdk_runtimes = chosen_runtimes(p, args)
     args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios)
+    args.memory_cases = chosen_memory_cases(p, args, in_preset, named)
+    if args.heap_search_given and named:
+        # a memory search asked for: the scenarios searched run their memory cases, and their loads only where --loads
+        # names them
+        loaded = {spec.rpartition("=")[0] or "*" for spec in args.loads}
+        args.load_levels = {s: levels for s, levels in args.load_levels.items()
+                            if "*" in loaded or s in loaded or s not in dict(args.memory_cases)}
     check_the_rest(p, args)
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
@@ -211,6 +230,15 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
             for runtime in names:
                 jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
         names = list(jdk_runtimes)
+    args.heap_runtimes = {}
+    if args.heap:
+        try:
+            names, args.heap_runtimes = heaps.heap_runtimes(names, args.heap, lambda n: jdk_runtimes.get(n, (n,))[0])
+        except ValueError as e:
+            p.error(str(e))
+        if args.memory and any(base != "jvm" and runtimes.RUNTIMES.get(base, runtimes.JvmRuntime).container
+                               for base, _ in args.heap_runtimes.values()):
+            p.error("--heap gives a container twice the heap as its memory limit, as a pod: not with --memory")
     packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
     on_other = [r for r in names if jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
     if packaged and on_other:
@@ -228,6 +256,28 @@ def chosen_loads(p, given, in_preset, scenarios) -> dict[str, list[Load]]:
         for s in ([scen] if sep else SCENARIOS):
             loads[s] = parse_loads(levels)
     return {s: loads[s] for s in scenarios}
+
+
+def chosen_memory_cases(p, args, in_preset, named: bool) -> tuple:
+    """The memory search's (scenario, case) pairs: with --scenarios every case of the scenarios named, else the
+    preset's selected ones; none without --heap-search. The search sets the heap itself and reads it with jcmd, so it
+    runs on the first host JVM runtime: asked for on another, it is refused; the default preset's leaves it out."""
+    if not args.heap_search:
+        return ()
+    cases = tuple((s, case) for s in (args.scenarios if named else SCENARIOS) for case in in_preset[s].memory
+                  if named or case.selected)
+    host = [r for r in args.runtimes if (args.heap_runtimes.get(r) or args.jdk_runtimes.get(r) or (r,))[0]
+            in runtimes.HOST_JVM_RUNTIMES]
+    explicit = args.heap_search_given
+    problem = ("--heap-search finds each model's heap itself: not with --heap" if args.heap_runtimes else
+               "--heap-search runs the app on the host JVM (jcmd reads its heap): not with --target" if args.target
+               else "--heap-search runs the app on the host JVM (jvm or jvm-aot; jcmd reads its heap): add one to "
+               "--runtime" if not host else
+               f"--heap-search: no memory case in {', '.join(args.scenarios)}; the scenarios with one: "
+               f"{', '.join(s for s in SCENARIOS if in_preset[s].memory)}" if not cases else None)
+    if problem and explicit:
+        p.error(problem)
+    return () if problem else cases
 
 
 def check_the_rest(p, args):
@@ -281,20 +331,35 @@ def main(argv):
         return 0
     if not config.report_only:
         from benchlab.run import runner
-        plan = make_plan(config.runtimes, config.scenarios, config.load_levels, config.models, config.repeat,
-                         config.duration, config.warmup, config.cooldown, config.variants, interleave=bool(config.jdk),
+        planned = [s for s in config.scenarios if s in config.load_levels]  # not those only memory-searched
+        plan = make_plan(config.runtimes, planned, config.load_levels, config.models, config.repeat,
+                         config.duration, config.warmup, config.cooldown, config.variants,
+                         interleave=bool(config.jdk or config.heap_runtimes),
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
                          warmup_others_s=config.warmup_others)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
-        log(f"plan: {runs} measured runs" + (f" and {searches} capacity searches (one per model and repetition, about "
-                                             f"{USUAL_SEARCH_STEPS} runs each)" if searches else "")
-            + f" of {config.duration:.0f} s, {plan.warmups} warm-ups until steady (at most {config.warmup:.0f} s, "
-            f"{config.warmup_others:.0f} s where no verdict is read); planned load phase "
-            f"{duration(plan.planned_seconds())}, at most "
-            f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
-            f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: build "
-            f"if needed, database, tokens, app)")
+        if plan.runs:
+            log(f"plan: {runs} measured runs"
+                + (f" and {searches} capacity searches (one per model and repetition, about {USUAL_SEARCH_STEPS} runs "
+                   f"each)" if searches else "")
+                + f" of {config.duration:.0f} s, {plan.warmups} warm-ups until steady (at most {config.warmup:.0f} s, "
+                f"{config.warmup_others:.0f} s where no verdict is read); planned load phase "
+                f"{duration(plan.planned_seconds())}, at most "
+                f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
+                f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: "
+                f"build if needed, database, tokens, app)")
+        else:
+            log("plan: the memory search alone (--heap-search with --scenarios; --loads adds the scenarios' loads)")
+        if config.memory_cases:
+            memory_s, memory_most = (heap_search.planned_seconds(config.memory_cases, len(config.models),
+                                                                 config.duration, config.warmup_others,
+                                                                 upper_bound=most)
+                                     for most in (False, True))
+            log(f"memory search: per model the smallest heap of {heap_search.HeapSettings().low_mb} MB to "
+                f"{heap_search.HeapSettings().high_mb} MB that holds {'; '.join(config.memory_labels)}, a fresh "
+                f"warmed app per step (outside the CPU budget), about {heap_search.USUAL_STEPS} steps each: about "
+                f"{duration(memory_s)}, at most {duration(memory_most)} after the load phase")
         if config.cold_starts or config.warmup_curve:
             start_up = start_up_seconds(len(config.runtimes), config.cold_starts, config.warmup_curve)
             log(f"start-up measurement: per runtime {config.cold_starts} cold starts and a {config.warmup_curve:.0f} s "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from benchlab.model import Load
+from benchlab.model import Load, MemoryCase
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class Preset:
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
+    # the memory search (--heap-search): the smallest heap per model for the scenarios' memory cases in the preset
+    heap_search: bool = False
 
     def defaults(self, runtimes_compared: bool) -> dict:
         """The options this preset fills in, by Config field; the start-up ones only where runtimes are compared."""
@@ -36,9 +38,11 @@ PRESETS = {
     # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
     # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
     # selected with --scenarios.
+    # With the memory search: each model's smallest heap for hold at 10,000 connections and the aggregation at 1,000
+    # users (the scenarios' memory cases).
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
                       app_cpus="0.5", cost_repeat=3, cost_duration=10,
-                      cold_starts=5, warmup_curve=60),
+                      cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
     # interval is the search's own bracket), then three of the articles' experiments at one point (executors, hold,
     # mixed); the warm-ups until steady and the cost runs leave no room in 15 minutes for the other three (pool-sweep,
@@ -60,6 +64,9 @@ class Config:
     models: tuple[str, ...]
     runtimes: tuple[str, ...]
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
+    heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
+    heap_search: bool  # the memory search of memory_cases
+    memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
     load_levels: dict[str, list[Load]]
     duration: float
     warmup: float  # the longest warm-up of a scenario the verdicts are read from: it ends once the app is steady
@@ -105,6 +112,17 @@ class Config:
     def load_labels(self) -> dict[str, list[str]]:
         """Each scenario's loads as the report writes them."""
         return {s: [level.label for level in v] for s, v in self.load_levels.items()}
+
+    @property
+    def memory_labels(self) -> list[str]:
+        """The memory search's cases as the report writes them: "hold at 1000 VUs (10s)"."""
+        return [f"{s} at {case.step.label}" + (f" ({case.variant})" if case.variant else "")
+                for s, case in self.memory_cases]
+
+    @property
+    def heap_labels(self) -> dict[str, str]:
+        """--heap: each heap runtime's maximum heap, in MB."""
+        return {name: f"{mb} MB" for name, (_, mb) in self.heap_runtimes.items()}
 
     @property
     def database(self) -> str:

@@ -31,6 +31,47 @@ class Stop(StrEnum):
     BUDGET = "budget"  # out of steps before any of the above
 
 
+class MemoryStop(StrEnum):
+    """Why a step of a memory search (--heap-search, plan/heap_search.py) did not hold its load at its heap."""
+    START = "too small to start"  # the JVM or the app did not start with that heap (the JVM's own message beside it)
+    OOM = "OutOfMemoryError"  # the app ran out of memory during the step (-XX:+ExitOnOutOfMemoryError ended it)
+    GC = "GC share"  # the run spent more than plan.heap_search.GC_SHARE_LEVEL_PCT of its time in GC pauses
+    SLO = "SLO"  # p99 over the SLO or a failed request, with none of the above: not memory (the why names it)
+
+
+class HeapSearchEnd(StrEnum):
+    """Why a memory search ended; results.json's memory searches record it."""
+    RESOLVED = "resolved"  # the smallest heap that held and the largest that broke are within the resolution
+    FLOOR = "floor"  # held at the smallest heap the search tries: the answer is that heap or less
+    NOTHING_HELD = "nothing held"  # not even the largest heap held: what stopped it is named by its stop
+    BUDGET = "budget"  # out of steps before any of the above
+
+
+@dataclass(frozen=True)
+class HeapStep:
+    """One step of a memory search: the heap, and why it did not hold (None: it held), with what names it (the JVM's
+    message, or the resource that saturated); results.json's memory searches record each."""
+    heap_mb: int
+    stop: MemoryStop | None
+    detail: str = ""
+    tag: str | None = None  # the measured run's tag in results.csv (None: the app did not start)
+    rss_peak_mb: float | None = None
+    failed: int | None = None  # failed requests and dropped iterations of the measured run (None: not measured)
+
+    @property
+    def held(self) -> bool:
+        return self.stop is None
+
+    @property
+    def late_only(self) -> bool:
+        """Broke the SLO by its latency alone: no failed request, no sign of memory (a busy machine can do that)."""
+        return self.stop == MemoryStop.SLO and self.failed == 0
+
+    @classmethod
+    def from_json(cls, data: dict) -> HeapStep:
+        return cls(**dict(data, stop=MemoryStop(data["stop"]) if data.get("stop") else None))
+
+
 class Limit(StrEnum):
     """The "physical limit" a capacity is compared with."""
     POINT_SELECT = "point_select"  # the database's measured point-select rate
@@ -60,11 +101,40 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class MemoryCase:
+    """A fixed load that a memory search (--heap-search) offers a fresh, warmed app at ever smaller heaps, per model:
+    the smallest heap at which the model still holds it."""
+    load: str  # one load as --loads writes it: "vus:1000" (closed model), "500" (requests/s)
+    variant: str = ""  # the scenario's variant it runs under (hold: "10s")
+    warmup_variant: str | None = None  # warm up under this variant instead (hold: 1 s holds, many requests)
+    warmup: str | None = None  # warm up at this load instead (the aggregation: 100/s, not 1,000 users at once)
+    held_bytes: bool = False  # also measure the heap per held request at this load (the requests wait, unanswered)
+    # in the preset's memory search without --scenarios (with --scenarios: every case of the scenarios named)
+    selected: bool = True
+
+    @property
+    def step(self) -> Load:
+        """Its one load: "vus:1000" -> 1,000 closed-model VUs, "500" -> 500 requests/s."""
+        return one_load(self.load)
+
+    @property
+    def warmup_step(self) -> Load:
+        return one_load(self.warmup or self.load)
+
+
+def one_load(text: str) -> Load:
+    """One closed ("vus:N") or open ("N", requests/s) load."""
+    kind, _, value = text.rpartition(":")
+    return Load(LoadKind.CLOSED if kind == "vus" else LoadKind.OPEN, float(value))
+
+
+@dataclass(frozen=True)
 class InPreset:
     """A scenario in a preset (cli.PRESETS): its loads, its variants, and whether it runs without --scenarios."""
     loads: str  # as --loads writes them: "search:500", "vus:50,vus:100", "100,200"
     variants: tuple[str, ...] | None = None  # None: every variant but the opt-in ones
     selected: bool = True
+    memory: tuple[MemoryCase, ...] = ()  # its memory search's loads in this preset (--heap-search)
 
 
 @dataclass(frozen=True)
@@ -220,3 +290,6 @@ class RunRow:
     attempt: int = 1  # the measurement of this step it is: 2 after a breach to confirm or other processes' load
     remeasured: str | None = None  # why this step was measured again (attempt 2 and later)
     superseded: bool = False  # a later attempt at the same step replaced this one: kept, but not read as the step
+    heap_mb: float | None = None  # the app's maximum heap where the bench set it (--heap, a memory search's step)
+    memory_search: bool = False  # a step of a memory search (--heap-search): the report's Memory section reads it
+    oom: str | None = None  # the JVM's OutOfMemoryError line: the app ran out of memory during the run, which ended it

@@ -30,3 +30,25 @@ def rss_mb(pid):
     except OSError:
         pass
     return None
+
+
+# What a JVM says when it cannot go on: it ran out of memory (with -XX:+ExitOnOutOfMemoryError it then exits), or it
+# could not start with its options ("Error occurred during initialization of VM" is followed by the reason).
+JVM_FATAL = re.compile(r"^.*(?:java\.lang\.OutOfMemoryError.*|Too small maximum heap|Too small initial heap"
+                       r"|Invalid (?:maximum|initial) heap size.*|Could not reserve enough space.*|"
+                       r"Initial heap size set to a larger value than the maximum heap size)\s*$", re.M)
+
+
+def jvm_fatal_line(log_text):
+    """The JVM's own last word on why it stopped or did not start (an OutOfMemoryError, a heap it cannot have), as one
+    line; None when the text has none."""
+    found = JVM_FATAL.findall(log_text or "")
+    return found[-1].strip() if found else None
+
+
+def oom_line(log_text):
+    """The JVM's OutOfMemoryError line, if it ran out of memory: "Terminating due to java.lang.OutOfMemoryError: Java
+    heap space" (-XX:+ExitOnOutOfMemoryError), else the error's own line; None otherwise."""
+    found = [line.strip() for line in (log_text or "").splitlines() if "java.lang.OutOfMemoryError" in line]
+    terminating = [line for line in found if line.startswith("Terminating due to")]
+    return (terminating or found or [None])[-1]

@@ -42,6 +42,10 @@ class FakeK6:
         self.runs.append(run.tag)
         return dataclasses.replace(fake_row(run), k6_exit=self.exit_code)
 
+    def k6(self, run, seconds, base_url, tokens_file, name, csv_path=None):
+        self.runs.append(name)
+        return self.exit_code, None
+
 
 @pytest.fixture
 def steps(tmp_path, monkeypatch):

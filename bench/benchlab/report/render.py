@@ -11,7 +11,7 @@ import plotly.offline
 
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint, steady
+from benchlab.report import footprint, memory, steady
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
@@ -191,9 +191,12 @@ def summary(env: Environment) -> str:
 
 
 def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = ()) -> list[Section]:
-    """The report in reading order: the answer (capacity and cost), the steady cost, the capacity and where each
-    model breaks, the steps measured again, the warm-ups, start-up, each article's experiment (its finding, then its
-    table), the closed-model shortfalls, then the detail, folded. again: the steps measured again, as sentences."""
+    """The report in reading order: the answer (capacity, cost and memory), the steady cost, the capacity and where
+    each model breaks, the steps measured again, the warm-ups, start-up, each article's experiment (its finding, then
+    its table), memory where the run has heap data, the closed-model shortfalls, then the detail, folded. again: the
+    steps measured again, as sentences."""
+    searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
+    mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
@@ -204,9 +207,10 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
     costs = cost.costs(runs)
     out = []
     searched = (runs.load_model == LoadKind.OPEN).any()
-    if searched or costs:
-        out.append(Section("The answer", findings=(verdicts(runs, env, caps) if searched else [])
-                           + steady.cost_verdicts(costs), charts=capacity_chart(caps, env), kind="verdicts"))
+    answer = (verdicts(runs, env, caps) if searched else []) + steady.cost_verdicts(costs) + memory.answer(env)
+    if answer:
+        out.append(Section("The answer", findings=answer, charts=capacity_chart(caps, env) if searched else [],
+                           kind="verdicts"))
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
     if searched:
@@ -223,6 +227,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
     for name, (view_table, findings) in views.items():
         charts = getattr(VIEWS[name], "charts", None)
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
+    out += memory.sections(mem_runs, runs, env, caps)
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, env.cores)):
         out.append(Section("Short of the ideal", findings=short,

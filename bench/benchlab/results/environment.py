@@ -11,11 +11,13 @@ import copy
 import dataclasses
 from typing import Any, Callable
 
-from benchlab.model import Stop
+from benchlab.model import HeapSearchEnd, HeapStep, MemoryStop, Stop
 from benchlab.results.steady import Window
 
-# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed;
-# 3: warm-ups until steady (their windows), the app's CPU budget, steps measured again (rows' attempt, remeasured).
+# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed
+# (and, added with defaults so that older ones read as having none: the memory searches, the heap per held request,
+# --heap, the runs an OutOfMemoryError ended); 3: warm-ups until steady (their windows), the app's CPU budget, steps
+# measured again (rows' attempt, remeasured).
 SCHEMA_VERSION = 3
 
 
@@ -129,6 +131,71 @@ class SearchRecord:
         return cls(**dict(data, stop=Stop(data["stop"])))
 
 
+@dataclasses.dataclass(frozen=True)
+class HeapSearchRecord:
+    """One memory search (run/measure/memory.py): a model's smallest heap that held a memory case, the largest below it
+    that did not, why that one did not (its stop), why the search ended, and every step."""
+    runtime: str
+    scenario: str
+    variant: str
+    load: str  # the case's load as the report writes it: "1000 VUs"
+    model: str
+    end: HeapSearchEnd
+    held_mb: int | None  # the smallest heap that held (None: none did)
+    broke_mb: int | None  # the largest heap below it that did not (None: none below it was tried)
+    stop: MemoryStop | None  # why broke_mb did not hold (where none held: why the largest heap tried did not)
+    detail: str  # what names that stop: the JVM's message, the GC share, the resource that saturated
+    steps: list[HeapStep] = dataclasses.field(default_factory=list)
+    # the largest heap's p99 where it was over the SLO, every request answered: the smaller heaps were judged against it
+    reference_p99_ms: float | None = None
+
+    @classmethod
+    def from_json(cls, data: dict) -> HeapSearchRecord:
+        return cls(**dict(data, end=HeapSearchEnd(data["end"]), stop=MemoryStop(data["stop"]) if data["stop"] else None,
+                          steps=[HeapStep.from_json(s) for s in data.get("steps", [])]))
+
+
+@dataclasses.dataclass(frozen=True)
+class HeldBytesRecord:
+    """The heap per held request of one model (run/measure/memory.py): the heap in use after a full GC (jcmd GC.run,
+    GC.heap_info) with `held` requests held, minus the same on the idle app, divided by held; beside it the threads'
+    native memory (Native Memory Tracking's Thread section: stacks of platform threads) and the RSS, idle and held."""
+    runtime: str
+    scenario: str
+    variant: str
+    model: str
+    connections: int  # the requests offered at once (closed-model VUs)
+    held: int  # connections open to the app when the held snapshot was taken
+    heap_max_mb: float | None
+    heap_idle_mb: float | None
+    heap_held_mb: float | None
+    threads_idle: int | None
+    threads_held: int | None
+    thread_native_idle_mb: float | None  # NMT's Thread committed (None where NMT was not read: then RSS only)
+    thread_native_held_mb: float | None
+    rss_idle_mb: float | None
+    rss_held_mb: float | None
+
+    @property
+    def heap_bytes_per_held(self) -> float | None:
+        if self.heap_idle_mb is None or self.heap_held_mb is None or not self.held:
+            return None
+        return (self.heap_held_mb - self.heap_idle_mb) * 2**20 / self.held
+
+    @property
+    def native_bytes_per_held(self) -> float | None:
+        """The threads' native memory per held request (NMT), else the RSS's growth per held request."""
+        idle, held = ((self.thread_native_idle_mb, self.thread_native_held_mb)
+                      if self.thread_native_idle_mb is not None else (self.rss_idle_mb, self.rss_held_mb))
+        if idle is None or held is None or not self.held:
+            return None
+        return (held - idle) * 2**20 / self.held
+
+    @classmethod
+    def from_json(cls, data: dict) -> HeldBytesRecord:
+        return cls(**data)
+
+
 @dataclasses.dataclass(slots=True)
 class RuntimeInfo(Facts):
     """One runtime's facts: how it was prepared, its command and limits, and its start-up. Written in this order,
@@ -186,6 +253,14 @@ def search_records(data: list) -> list[SearchRecord]:
     return [SearchRecord.from_json(s) for s in data]
 
 
+def heap_search_records(data: list) -> list[HeapSearchRecord]:
+    return [HeapSearchRecord.from_json(s) for s in data]
+
+
+def held_bytes_records(data: list) -> list[HeldBytesRecord]:
+    return [HeldBytesRecord.from_json(s) for s in data]
+
+
 @dataclasses.dataclass(slots=True)
 class Environment(Facts):
     """Declared in the order of the report's settings table (the facts with setting=True); the others where they
@@ -200,6 +275,7 @@ class Environment(Facts):
     load_seconds: int = fact(setting=True, missing=None)
     restarts: int = fact(setting=True)  # apps restarted after a starved run
     skipped: list[str] = fact(setting=True)  # ladder steps above a model's first SLO breach
+    out_of_memory: list[str] = fact(setting=True)  # runs an OutOfMemoryError ended (the app restarted after each)
     wall_seconds: int = fact(setting=True, missing=None)
     duration_s: float = fact(setting=True, config="duration")
     warmup_s: float = fact(setting=True, config="warmup")
@@ -231,6 +307,10 @@ class Environment(Facts):
     warmup_curve_s: float = fact(setting=True, config="warmup_curve")
     planned_start_up_seconds: int = fact(setting=True)
     runtime_info: dict[str, RuntimeInfo] = fact(setting=True, read=runtime_infos, missing={})
+    heaps: dict[str, str] = fact(setting=True, config="heap_labels")  # --heap: each heap runtime's maximum heap
+    memory_cases: list[str] = fact(setting=True, config="memory_labels")  # the memory search's (--heap-search)
+    planned_memory_seconds: int = fact(setting=True)
+    memory_seconds: int = fact(setting=True)
     flamegraphs: str = fact(setting=True)
     failures: list[str] = fact(setting=True, missing=[])
     # not in the settings table
@@ -246,6 +326,8 @@ class Environment(Facts):
     point_select: dict = fact(missing=None)  # the database's point-select rate: qps and how it was measured
     searches: list[SearchRecord] = fact(read=search_records, missing=[])
     warmups: list[WarmupRecord] = fact(read=warmup_records, missing=[])
+    heap_searches: list[HeapSearchRecord] = fact(read=heap_search_records, missing=[])
+    held_bytes: list[HeldBytesRecord] = fact(read=held_bytes_records, missing=[])
     pinned_recording: str = fact()
     complete: bool = fact(missing=False)
     app_budget_cpus: float | None = fact(missing=None)  # the CPU budget the app ran within (None: none applied)

@@ -7,6 +7,8 @@ import time
 
 from rich.console import Console
 
+from benchlab.project import jvm_fatal_line
+
 # One console for log lines and the progress bar, so that a line never tears the bar.
 CONSOLE = Console(stderr=True, highlight=False)
 
@@ -31,7 +33,14 @@ class Managed:
         return self.popen.poll() is None
 
     def exit_info(self):
-        return f"exited with code {self.popen.returncode}"
+        """How it ended, with a JVM's own last word where its log has one (a heap too small for it, an OOM)."""
+        said = None
+        try:
+            with open(self.log_path, errors="replace") as f:
+                said = jvm_fatal_line(f.read()[-20000:])
+        except (OSError, TypeError):
+            pass
+        return f"exited with code {self.popen.returncode}" + (f" ({said})" if said else "")
 
     def group_alive(self):
         try:

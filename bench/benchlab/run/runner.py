@@ -13,11 +13,12 @@ from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
-from benchlab.run.measure import k6tool, pinned, point_select, profiler
+from benchlab.plan import heap_search
+from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.run.provision import budget, drivers, health, jvm, machine, pinning, runtimes
+from benchlab.run.provision import budget, drivers, health, heaps, jvm, machine, pinning, runtimes
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
@@ -94,12 +95,13 @@ class Bench:
         # A container runtime's CPU limit is its budget: --cpus, else --app-cpus.
         rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.app_cpus,
                           memory=config.memory, base_image=config.base_image)
-        rts = {r: runtimes.make(r, rt_options, config.jdk_runtimes.get(r)) for r in config.runtimes}
+        rts = {r: heaps.make(r, rt_options, config.heap_runtimes, config.jdk_runtimes) for r in config.runtimes}
         self.apply_budget([rt for rt in rts.values() if not rt.container])
         self.env.runtime_info = {}
         for rt in rts.values():
             home = rt.java_home or java_home
             rt.check(ROOT, home)
+            heaps.check_starts(rt, home)
             self.env.runtime_info[rt.name] = RuntimeInfo(java_home=home, limits=rt.limits(),
                                                          prepared=rt.prepare(self.state.pm, ROOT, home, logs))
         # the report's start-up table says why a native runtime has no row of figures
@@ -158,12 +160,28 @@ class Bench:
             self.env.load_seconds = round(self.env.get("load_seconds", 0) + time.time() - t_block)
         if app is not None:
             state.pm.stop(app)
+        if state.config.memory_cases:
+            self.memory_searches(java_home, up)
         if os.path.isdir(jfr_dir):
             recorded = {rt.name for rt in rts.values() if getattr(rt, "records_jfr", False)}
             problems = pinned.count(java_home, jfr_dir, [r for r in state.rows if r.runtime in recorded])
             self.env.pinned_recording = "; ".join(problems) if problems else \
                 f"JFR {pinned.EVENT}, every pin, in {os.path.relpath(jfr_dir, state.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in state.failures) else 0
+
+    def memory_searches(self, java_home, up: Services) -> None:
+        """--heap-search: each model's smallest heap for each memory case, on the first host JVM runtime."""
+        config = self.state.config
+        base = next(r for r in config.runtimes if (config.jdk_runtimes.get(r) or (r,))[0] in runtimes.HOST_JVM_RUNTIMES)
+        options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe)
+        self.env.planned_memory_seconds = round(heap_search.planned_seconds(
+            config.memory_cases, len(config.models), config.duration, config.warmup_others))
+        if not self.state.plan.runs:
+            self.env.load_seconds = 0  # the memory search alone
+        t = time.time()
+        memory.Memory(self.state, self.k6, self.apps, up, lambda heap_mb, extra: heaps.search_runtime(
+            base, options, config.jdk_runtimes, heap_mb, extra), java_home).run_all()
+        self.env.memory_seconds = round(time.time() - t)
 
     def start_up(self, rt, home, java_home, up: Services, jfr_dir):
         """A runtime's first app: its cold starts, then a start with the recording and the profiler's agent, a smoke

@@ -1,7 +1,7 @@
 """User aggregation: 100 ms, then 300 ms and 500 ms downstream calls in parallel (GET /{model}/users/{id}/aggregate);
 opt-in variant http2: the same REST clients over HTTP/2 (h2c), a few multiplexed connections instead of one per call in
 flight."""
-from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Probe, Scenario, Variant
+from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, MemoryCase, Probe, Scenario, Variant
 
 AGGREGATE = Probe("GET", "/{model}/users/1/aggregate", '"level"')
 # 200 worker threads (Quarkus' default) / 3 threads per aggregation (1 request + 2 branches)
@@ -13,7 +13,10 @@ SCENARIO = Scenario(
     variants=(Variant(""), Variant("http2", (("quarkus.rest-client.downstream.http2", "true"),), opt_in=True)),
     # the default preset adds article 000's 150 and 1,000 users (closed model) beside the search
     # the cost rate: every model's CPU per request on the steady app, below the worker pool's starvation (80/s keeps
-    # 48 aggregations in flight, 144 of the 200 worker threads)
-    quick=InPreset("cost:80,search:100"), default=InPreset("cost:80,search:100,vus:150,vus:1000"), probes=(AGGREGATE,),
+    # 48 aggregations in flight, 144 of the 200 worker threads); the memory search (--heap-search) at article 000's
+    # 1,000 users, warmed up at 100/s as the capacity search starts
+    quick=InPreset("cost:80,search:100", memory=(MemoryCase("vus:1000", warmup="100", selected=False),)),
+    default=InPreset("cost:80,search:100,vus:150,vus:1000", memory=(MemoryCase("vus:1000", warmup="100"),)),
+    probes=(AGGREGATE,),
     # the 600 ms floor needs more users than a primary-key read to keep a fresh app busy
     curve_vus=150)

@@ -1,9 +1,15 @@
 """Article 002: connections held 10 s by closed-model VUs (1 s in the quick preset; GET /{model}/hold); the k6 timeout
 outlasts a hold. The worker model holds a worker thread per connection: past its 200 threads the holds queue, and the
 queue outlives k6's timeouts (a restart follows)."""
-from benchlab.model import InPreset, Limit, Probe, Scenario, Variant
+from benchlab.model import InPreset, Limit, MemoryCase, Probe, Scenario, Variant
 
 NAME = "hold"
+
+
+# The memory search's case (--heap-search): connections held 10 s, warmed up with 1 s holds (ten times the requests in
+# the same time); the heap per held request is measured at the same count.
+def held(connections: int) -> MemoryCase:
+    return MemoryCase(f"vus:{connections}", "10s", warmup_variant="1s", held_bytes=True)
 
 
 def hold_seconds(variant: str) -> float:
@@ -17,6 +23,7 @@ SCENARIO = Scenario(
     # The SLO allows a second beyond the hold (hold.js's own threshold, HOLD_MS + 1000): beyond the hold is queueing.
     variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)),
               Variant("1s", k6_env=(("HOLD_MS", "1000"),), slo_p99_ms=2_000.0)),
-    quick=InPreset("vus:200", variants=("1s",)),
-    default=InPreset("vus:1000,vus:5000,vus:10000", variants=("10s",), selected=False),
+    quick=InPreset("vus:200", variants=("1s",), memory=(held(1000),)),
+    default=InPreset("vus:1000,vus:5000,vus:10000", variants=("10s",), selected=False,
+                     memory=(held(10_000),)),
     probes=(Probe("GET", "/{model}/hold?ms=1", '"heldMs"'),))

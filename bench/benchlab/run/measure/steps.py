@@ -18,7 +18,7 @@ from benchlab.results.environment import SearchRecord, WarmupRecord
 from benchlab.run.measure import warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
-from benchlab.run.provision import health, services
+from benchlab.run.provision import health, heaps, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -60,8 +60,9 @@ def measure_again(row: dict, cores: int, max_interference: float, bounds_capacit
 
 
 class Steps:
-    def __init__(self, state: BenchState, k6: K6Runs, sampled: dict):
+    def __init__(self, state: BenchState, k6: K6Runs, sampled: dict, warmup_cap: float | None = None):
         self.state, self.k6, self.sampled = state, k6, sampled  # sampled: our processes whose CPU each run samples
+        self.warmup_cap = warmup_cap  # a warm-up's cap where not the plan's for its scenario (the memory search's)
 
     @property
     def cores(self) -> int:
@@ -102,7 +103,7 @@ class Steps:
         """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged."""
         if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
             health.wait_drained(block.app, block.base_url)
-        cap = self.state.plan.warmup_cap(first.scenario)
+        cap = self.warmup_cap or self.state.plan.warmup_cap(first.scenario)
         run = PlannedRun(0, first.runtime, first.scenario, load, 0, model, cap, first.variant)
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
@@ -202,6 +203,8 @@ class Steps:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
+        row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
+        row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop
         state.rows.append(row)
         self.check(row)
         log(f"{run.tag}: {row.ok_rps:.1f} ok/s over {row.window_s:.0f} s, p99 "
@@ -210,7 +213,11 @@ class Steps:
                                         if row.other_cpu_pct else "")
             + f" ({position}; about {duration(state.plan.seconds_left(run))} of runs left)")
         table.write(state.out, state.rows, state.env)
-        if block.app is not None and not block.app.alive():
+        if row.oom:  # the step ended there; the next one gets a fresh, warmed app
+            self.state.env.append("out_of_memory", f"{run.tag}: {row.oom}")
+            log(f"{run.tag}: the app ran out of memory ({row.oom}): restarting it")
+            self.restart(run, block)
+        elif block.app is not None and not block.app.alive():
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
         time.sleep(state.plan.cooldown_s)
         return row
@@ -222,13 +229,17 @@ class Steps:
         except health.StillBusy:
             # A starved worker pool leaves a backlog that takes minutes to work off: a restart and a re-warm cost
             # less. The re-warm runs until the app is steady again, as the block's first warm-up did.
-            block.restarts += 1
-            self.state.env.restarts = self.state.env.get("restarts", 0) + 1
-            log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts})")
-            self.state.pm.stop(block.app)
-            block.app, block.probe = block.restart(block.restarts)
-            self.warm_up(block, run, f"rewarm{block.restarts}")
+            log(f"the app is still busy 15 s after the run: restarting it (restart {block.restarts + 1})")
+            self.restart(run, block)
             return health.wait_drained(block.app, block.base_url)
+
+    def restart(self, run: PlannedRun, block: Block) -> None:
+        """A fresh app for the block, warmed again, after a starved run or an OutOfMemoryError."""
+        block.restarts += 1
+        self.state.env.restarts = self.state.env.get("restarts", 0) + 1
+        self.state.pm.stop(block.app)
+        block.app, block.probe = block.restart(block.restarts)
+        self.warm_up(block, run, f"rewarm{block.restarts}")
 
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):

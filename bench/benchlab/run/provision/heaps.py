@@ -1,0 +1,116 @@
+"""The heap as a runtime dimension (--heap 64m,128m,1g): each heap x runtime is a runtime of its own, jvm-heap64m, as
+each JDK is with --jdk. A JVM process gets -Xmx; a container gets the memory limit a pod would (--memory), twice the
+heap, and the JVM sizes its heap from it by its container ergonomics (the image's -XX:MaxRAMPercentage=50). Every app
+with a heap set by the bench ends at its first OutOfMemoryError (-XX:+ExitOnOutOfMemoryError) instead of serving on
+half-broken: the step it happened in ends, and the report names the stop."""
+from __future__ import annotations
+
+import copy
+import os
+import re
+import subprocess
+
+from benchlab.project import jvm_fatal_line, oom_line
+from benchlab.run.provision import runtimes
+from benchlab.run.provision.containers import ContainerJvmRuntime
+from benchlab.run.provision.host import JvmRuntime
+
+HEAP = re.compile(r"(\d+)([mg])", re.I)
+EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError"
+CONTAINER_HEAP_SHARE = 0.5  # Dockerfile.jvm's -XX:MaxRAMPercentage=50: the pod's limit is twice the heap
+HEAP_RUNTIMES = (JvmRuntime.name, runtimes.RUNTIMES["jvm-aot"].name, ContainerJvmRuntime.name)
+
+
+def parse_heap(text: str) -> int:
+    """A heap as -Xmx writes it, in MB: "64m" -> 64, "1g" -> 1024. ValueError for anything else."""
+    m = HEAP.fullmatch(text.strip())
+    if not m or int(m.group(1)) == 0:
+        raise ValueError(f"{text!r} is not a heap size: a whole number of megabytes or gigabytes, 64m or 1g")
+    return int(m.group(1)) * (1024 if m.group(2).lower() == "g" else 1)
+
+
+def heap_label(mb: float) -> str:
+    """How a runtime's name writes its heap: 64 -> "64m", 1024 -> "1g"."""
+    mb = int(mb)
+    return f"{mb // 1024}g" if mb % 1024 == 0 else f"{mb}m"
+
+
+def heap_runtimes(names, text: str, base_of) -> tuple[list[str], dict[str, tuple[str, int]]]:
+    """--heap over the runtimes named: (the runtimes, heap runtime name -> (the runtime it runs, heap MB)). The heaps
+    take turns within each runtime (jvm-heap64m, jvm-heap128m, container-jvm-heap64m, ...). base_of: a runtime's
+    name -> the runtime it is (jvm for jvm-jdk21). ValueError, one line, for a heap that is no size or a runtime
+    whose heap the bench cannot set."""
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise ValueError("--heap: a comma list of heap sizes, e.g. 64m,128m,1g")
+    sizes = list(dict.fromkeys(parse_heap(x) for x in items))
+    other = [n for n in names if base_of(n) not in HEAP_RUNTIMES]
+    if other:
+        raise ValueError(f"--heap sets the heap of {', '.join(HEAP_RUNTIMES)} only, not of {', '.join(other)} (a "
+                         f"native executable sizes its heap itself)")
+    out = {f"{name}-heap{heap_label(mb)}": (name, mb) for name in names for mb in sizes}
+    return list(out), out
+
+
+def with_heap(rt, heap_mb: int, name: str):
+    """The runtime with that heap, under that name: -Xmx for a JVM process, a pod's memory limit for a container; the
+    JVM ends at its first OutOfMemoryError either way."""
+    rt = copy.copy(rt)
+    rt.base_name, rt.name = rt.name, name
+    if isinstance(rt, JvmRuntime):
+        rt.jvm_args = [*rt.jvm_args, f"-Xmx{heap_mb}m", EXIT_ON_OOM]
+    elif isinstance(rt, ContainerJvmRuntime):
+        rt.options = dict(rt.options, memory=f"{round(heap_mb / CONTAINER_HEAP_SHARE)}m",
+                          jvm_args=[*rt.options.get("jvm_args", []), EXIT_ON_OOM])
+    else:
+        raise ValueError(f"--heap: runtime {rt.name!r} has no heap the bench can set")
+    rt.heap_mb = heap_mb
+    return rt
+
+
+def make(name: str, options: dict, heap_runtimes_: dict, jdk_runtimes: dict):
+    """The runtime of that name, with its heap where --heap made it."""
+    base, heap_mb = heap_runtimes_.get(name, (name, None))
+    rt = runtimes.make(base, options, jdk_runtimes.get(base))
+    return with_heap(rt, heap_mb, name) if heap_mb else rt
+
+
+def search_runtime(name: str, options: dict, jdk_runtimes: dict, heap_mb: int, extra=()):
+    """A memory search's step runtime: the host JVM runtime of that name with that heap (and extra JVM options: Native
+    Memory Tracking), named jvm-heap<N>m: each step a runtime of its own in results.csv."""
+    rt = with_heap(runtimes.make(name, options, jdk_runtimes.get(name)), heap_mb, f"{name}-heap{heap_label(heap_mb)}")
+    rt.jvm_args = [*rt.jvm_args, *extra]
+    return rt
+
+
+def heap_of(name: str, heap_runtimes_: dict) -> int | None:
+    return heap_runtimes_.get(name, (name, None))[1]
+
+
+def check_starts(rt, java_home) -> None:
+    """A JVM process whose heap is too small for the JVM itself (-Xmx1m) is refused before anything starts, with the
+    JVM's own message in one line."""
+    if not isinstance(rt, JvmRuntime) or getattr(rt, "heap_mb", None) is None:
+        return
+    out = subprocess.run([os.path.join(java_home, "bin", "java"), *rt.jvm_args, "-version"], capture_output=True,
+                         text=True, timeout=60)
+    if out.returncode != 0:
+        raise RuntimeError(f"runtime {rt.name}: the JVM does not start with -Xmx{heap_label(rt.heap_mb)}: "
+                           f"{jvm_fatal_line(out.stdout + out.stderr) or (out.stdout + out.stderr).strip()}")
+
+
+def log_text(app) -> str:
+    """The app's log so far (a container's from its engine)."""
+    try:
+        if hasattr(app, "engine"):
+            out = app.engine("logs", app.name, timeout=30)
+            return out.stdout + out.stderr
+        with open(app.log_path, errors="replace") as f:
+            return f.read()
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def died_of_oom(app) -> str | None:
+    """The JVM's OutOfMemoryError line if the app has ended out of memory, else None (also for no app: --target)."""
+    return None if app is None or app.alive() else oom_line(log_text(app))
