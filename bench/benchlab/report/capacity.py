@@ -59,7 +59,10 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
             "highest one (the ladder's resolution). Limit: " + "; ".join(
                 f"{s}: {physical_limit(s, env, caps)[1]}" for s in SCENARIOS if s in first) + "."
             + (" At the knee vs steady: the app's CPU per request in the run at the capacity against its steady cost "
-               "(Steady-state CPU per request); near 1, the knee measured a warm app." if costs else ""))
+               "(Steady-state CPU per request, at the lower cost rate). At most 1: the knee measured a warm app (at a "
+               "higher rate the app's wake-ups and its fixed work per second are shared by more requests, so a "
+               "request costs less); above 1.3: the knee still paid for the JIT's compiling or for interference."
+               if costs else ""))
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"]
                  + (["CPU per request at the knee vs steady"] if costs else []), rows, note)
