@@ -126,10 +126,11 @@ def add_runtime_options(p):
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
     p.add_argument("--base-image", help="base image for the container runtimes")
     p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs' time per "
-                   "100 ms (0.5, 2), a cgroup CPU quota where one can be made (root), else N whole CPUs (taskset); "
+                   "period (0.5, 2), a cgroup CPU quota where one can be made (root), else N whole CPUs (taskset); "
                    "'none': the whole machine (default: the preset's, 0.5)")
-    p.add_argument("--app-cpu-period", type=float, metavar="MS", default=100.0, help="the CPU quota's period in ms "
-                   "(default 100, as the kubelet's): an app that used its quota waits for the next period")
+    p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
+                   "(default 10; 100 is the kubelet's): an app that used its quota waits for the next period, up to "
+                   "(1 - N) x the period at once, a wait each request then in flight holds in its latency")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
 

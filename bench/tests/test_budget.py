@@ -26,20 +26,22 @@ def read(path, name):
 def test_a_fraction_of_a_cpu_is_a_quota_per_period_in_a_group_of_its_own(v1):
     chosen = budget.make(0.5, "concurrency-lab-bench-19100", 2, root=str(v1))
     assert chosen.how == "cgroup v1" and chosen.group == str(v1 / "cpu" / "concurrency-lab-bench-19100")
-    assert read(chosen.group, "cpu.cfs_quota_us") == "50000" and read(chosen.group, "cpu.cfs_period_us") == "100000"
+    assert read(chosen.group, "cpu.cfs_quota_us") == "5000" and read(chosen.group, "cpu.cfs_period_us") == "10000"
     assert chosen.processors == 1 and chosen.jvm_options() == ["-XX:ActiveProcessorCount=1"]
-    assert "50000 us per 100000 us" in chosen.describe() and "the JVM sees 1 processor" in chosen.describe()
+    assert "5000 us per 10000 us" in chosen.describe() and "the JVM sees 1 processor" in chosen.describe()
     chosen.lift()
     assert read(chosen.group, "cpu.cfs_quota_us") == "-1"  # a warm-up: the whole machine
     chosen.restore()
-    assert read(chosen.group, "cpu.cfs_quota_us") == "50000"
+    assert read(chosen.group, "cpu.cfs_quota_us") == "5000"
     assert budget.CpuBudget(1.5, "cgroup v1").processors == 2
+    pod = budget.make(0.5, "concurrency-lab-bench-19100", 2, root=str(v1), period_us=100_000)  # the kubelet's period
+    assert read(pod.group, "cpu.cfs_quota_us") == "50000" and read(pod.group, "cpu.cfs_period_us") == "100000"
 
 
 def test_a_group_left_by_a_killed_bench_is_taken_over_and_none_is_left_behind(v1, monkeypatch):
     (v1 / "cpu" / "concurrency-lab-bench-19100").mkdir()  # a killed bench's, its processes gone
     chosen = budget.make(1, "concurrency-lab-bench-19100", 2, root=str(v1))
-    assert chosen.how == "cgroup v1" and read(chosen.group, "cpu.cfs_quota_us") == "100000"
+    assert chosen.how == "cgroup v1" and read(chosen.group, "cpu.cfs_quota_us") == "10000"
     with open(os.path.join(chosen.group, "cgroup.procs"), "w") as f:
         f.write("424242\n")  # a process still in it when the bench ends
     removed = []
@@ -51,9 +53,9 @@ def test_a_group_left_by_a_killed_bench_is_taken_over_and_none_is_left_behind(v1
 def test_cgroup_v2_is_a_cpu_max_line(tmp_path):
     (tmp_path / "cgroup.subtree_control").write_text("cpuset cpu io memory pids")
     chosen = budget.make(0.25, "lab", 4, root=str(tmp_path))
-    assert chosen.how == "cgroup v2" and read(chosen.group, "cpu.max") == "25000 100000"
+    assert chosen.how == "cgroup v2" and read(chosen.group, "cpu.max") == "2500 10000"
     chosen.lift()
-    assert read(chosen.group, "cpu.max") == "max 100000"
+    assert read(chosen.group, "cpu.max") == "max 10000"
 
 
 def test_without_cgroups_whole_cpus_are_an_affinity_mask_and_a_fraction_is_said_to_be_impossible(tmp_path):

@@ -155,6 +155,20 @@ def test_one_repetition_claims_a_lead_only_beyond_the_variation_between_runs():
     assert verdict.endswith(capacity.ONE_REPETITION)
 
 
+def test_a_cost_rates_interleaved_runs_do_not_count_as_repetitions_of_the_search():
+    """Two quick runs: virtual held 400/s where reactive broke, then reactive held 400/s where virtual broke; the
+    3 cost runs, numbered 1 to 3, had made the first say "ahead of reactive" as if its search had been repeated."""
+    import pandas as pd
+    runs = capacity_rows({"virtual": {400: True, 480: False}, "reactive": {360: True, 400: False}}, repetitions=1)
+    cost = [dict(scenario="jwt-mysql", model=m, load_model="cost", load=80.0, repetition=rep, requests=320,
+                 dropped=0, errors=0, p99_ms=20.0, tag=f"{m}cost{rep}") for m in ("virtual", "reactive")
+            for rep in (1, 2, 3)]
+    runs = pd.concat([runs, pd.DataFrame(cost)], ignore_index=True)
+    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
+    assert "not told apart from reactive by one repetition (360/s, between 360 and 400/s;" in verdict
+    assert verdict.endswith(capacity.ONE_REPETITION)
+
+
 def test_a_verdict_gives_the_lead_as_the_range_both_intervals_allow():
     runs = capacity_rows({"reactive": {1600: True, 2300: True, 2700: False},
                           "virtual": {1600: True, 1900: True, 2100: False},

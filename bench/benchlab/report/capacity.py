@@ -93,7 +93,8 @@ def verdicts(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> 
         if not best.rate:
             out.append(f"{scenario}: no model held the SLO ({slo_text}), not even at {min(best.steps):g}/s.")
             continue
-        repetitions = int(runs[runs.scenario == scenario].repetition.max())
+        # the capacity's repetitions (a cost rate's interleaved runs are numbered as repetitions too)
+        repetitions = int(runs[(runs.scenario == scenario) & (runs.load_model == LoadKind.OPEN)].repetition.max())
         others = [lead(best, c, env, repetitions) for c in sc[1:]]
         if unbounded(best, env):
             stopped = (search_bound(env, scenario, best.model) or
