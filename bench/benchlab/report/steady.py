@@ -47,8 +47,9 @@ def cost_table(costs: list[Cost]) -> Table:
         "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest", "runs",
         "RSS MB", "allocation MB/s", "k6 CPU per request (ms)"], rows,
         "The app process's CPU per successful request at a common arrival rate below every model's saturation, "
-        "measured on the steady app (after its warm-up) in short runs whose models take turns; the interval and the "
-        "ratio's interval by a bootstrap over the runs. At a lower rate more of the app's background work (timers, "
+        "measured on the steady app (after its warm-up) in short runs whose models take turns; the interval: "
+        "Student's t over the runs; the ratio's: over the log ratios of the runs of one repetition, which ran one "
+        "after the other (a few runs give wide intervals: \"no detectable difference\" means that). At a lower rate more of the app's background work (timers, "
         "the sampler's scrapes) falls on each request, alike for every model. RSS and allocation rate: medians of the "
         "runs (RSS is process-wide). k6's CPU per request is what the load generator paid for the same requests.")
 

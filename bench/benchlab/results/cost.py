@@ -1,17 +1,23 @@
 """What a request costs the app at steady state: its CPU per successful request at a common rate below every model's
 saturation (the cost runs, LoadKind.COST), with an interval from the interleaved repetitions, and each model's cost
 as a multiple of the cheapest one's. On a machine whose knee belongs to the load generator, this is what still tells
-the models apart."""
+the models apart.
+
+The intervals are Student's t intervals, not a bootstrap: with 3 runs a percentile bootstrap has 10 distinct
+resamples and an interval too narrow to hold (two quick runs gave contradicting 1.12x "leads"). A ratio is read from
+the runs' pairs (the models' runs of one repetition ran one after the other, so that a drift of the machine falls on
+both), as the mean of the log ratios."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from benchlab.model import LoadKind
 
-RESAMPLES = 2000
 LEVEL = 0.95
 
 
@@ -22,7 +28,7 @@ class Cost:
     rate: float  # the common arrival rate, requests/s
     runs: int
     cpu_ms: float  # the app's CPU ms per successful request: mean over the runs
-    low: float  # its 95 % interval (percentile bootstrap over the runs)
+    low: float  # its 95 % interval (Student's t over the runs)
     high: float
     ratio: float  # cpu_ms / the cheapest model's at the same rate (1 for the cheapest)
     ratio_low: float
@@ -48,17 +54,22 @@ def per_run(rows: pd.DataFrame) -> pd.Series:
     return (rows.app_cpu_ms_per_req * rows.requests / ok.where(ok > 0)).astype(float)
 
 
-def bootstrap_means(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return values[rng.integers(0, len(values), size=(RESAMPLES, len(values)))].mean(axis=1)
-
-
-def interval(distribution: np.ndarray) -> tuple[float, float]:
-    tail = (1 - LEVEL) / 2 * 100
-    low, high = np.percentile(distribution, [tail, 100 - tail])
+def t_interval(values: np.ndarray) -> tuple[float, float]:
+    """The 95 % interval of the mean of a few runs; unbounded from fewer than 2."""
+    if len(values) < 2:
+        return -math.inf, math.inf
+    low, high = stats.t.interval(LEVEL, len(values) - 1, loc=values.mean(), scale=stats.sem(values))
     return float(low), float(high)
 
 
-def costs(runs: pd.DataFrame, seed: int = 1) -> list[Cost]:
+def ratio_interval(model: pd.Series, cheapest: pd.Series) -> tuple[float, float]:
+    """The interval of model / cheapest from the runs of the same repetition (Series indexed by repetition)."""
+    paired = np.log((model / cheapest).dropna().to_numpy())
+    low, high = t_interval(paired)
+    return math.exp(low) if low > -math.inf else 0.0, math.exp(high) if high < math.inf else math.inf
+
+
+def costs(runs: pd.DataFrame) -> list[Cost]:
     """Per scenario (and variant) and model, from the cost runs of the tidy table; the cheapest model first."""
     rows = runs[runs.load_model == LoadKind.COST].copy()
     if rows.empty:
@@ -67,20 +78,18 @@ def costs(runs: pd.DataFrame, seed: int = 1) -> list[Cost]:
     rows["k6_ms"] = rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)
     out = []
     for (scenario, rate), at in rows.groupby(["scenario", "load"], sort=False):
-        samples = {m: g.cpu_ms.dropna().to_numpy() for m, g in at.groupby("model", sort=False)}
-        samples = {m: v for m, v in samples.items() if len(v)}
-        if not samples:
+        by_rep = {m: g.groupby("repetition").cpu_ms.mean().dropna() for m, g in at.groupby("model", sort=False)}
+        by_rep = {m: v for m, v in by_rep.items() if len(v)}
+        if not by_rep:
             continue
-        rng = np.random.default_rng(seed)
-        dist = {m: bootstrap_means(v, rng) for m, v in samples.items()}
-        cheapest = min(samples, key=lambda m: samples[m].mean())
-        for model in sorted(samples, key=lambda m: samples[m].mean()):
-            g = at[at.model == model]
-            ratio_low, ratio_high = interval(dist[model] / dist[cheapest])
-            low, high = interval(dist[model])
-            out.append(Cost(scenario, model, float(rate), len(samples[model]), float(samples[model].mean()), low,
-                            high, float(samples[model].mean() / samples[cheapest].mean()),
-                            1.0 if model == cheapest else ratio_low, 1.0 if model == cheapest else ratio_high,
+        cheapest = min(by_rep, key=lambda m: by_rep[m].mean())
+        for model in sorted(by_rep, key=lambda m: by_rep[m].mean()):
+            g, mean = at[at.model == model], float(by_rep[model].mean())
+            low, high = t_interval(by_rep[model].to_numpy())
+            ratio_low, ratio_high = (1.0, 1.0) if model == cheapest else ratio_interval(by_rep[model],
+                                                                                         by_rep[cheapest])
+            out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
+                            mean / float(by_rep[cheapest].mean()), ratio_low, ratio_high,
                             median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms)))
     return out
 
