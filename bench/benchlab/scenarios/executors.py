@@ -24,5 +24,5 @@ SCENARIO = Scenario(
               Variant("article-50-150", NO_EARLY_DEADLINE + branch_executor(50, 150, 500), (WORKER,)),
               Variant("article-100-300", NO_EARLY_DEADLINE + branch_executor(100, 300, 500), (WORKER,))),
     # quick: the article's 150 users with the extremes of the sweep
-    quick=InPreset("vus:150", variants=("", "article-small")),
+    quick=InPreset("vus:150", variants=("", "article-small"), selected=False),
     default=InPreset("vus:150,100,200,300", selected=False), probes=(AGGREGATE,))

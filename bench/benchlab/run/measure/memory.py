@@ -126,9 +126,11 @@ class Memory:
                 detail=broke.detail if broke else "", steps=list(found.steps),
                 reference_p99_ms=reference.get(model))
             self.state.env.append("heap_searches", record)
+            held = f"held at {found.held:g} MB" if found.held is not None else "held at no heap"
+            broke = (f", not at {record.broke_mb:g} MB ({record.stop.value})" if record.broke_mb is not None
+                     else ", broke at none")
             log(f"memory {scenario} {case.step.label} {model}: search ended ({found.end.value}) after "
-                f"{len(found.steps)} steps: held at {found.held} MB, not at {record.broke_mb} MB "
-                f"({record.stop.value if record.stop else '-'})")
+                f"{len(found.steps)} steps: {held}{broke}")
             table.write(self.state.out, self.state.rows, self.state.env)
 
     def start(self, rt, scenario, case: MemoryCase, log_name):
