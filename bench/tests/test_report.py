@@ -29,9 +29,10 @@ def test_markdown_matches_the_golden_file(rendered):
         assert rendered["md"] == f.read()
 
 
-def test_the_answer_comes_first_then_capacity_at_the_slo(rendered):
+def test_the_answer_comes_first_then_the_steady_cost_and_capacity_at_the_slo(rendered):
     headings = re.findall(r"^## (.+)$", rendered["md"], flags=re.M)
-    assert headings[:2] == ["The answer", "Capacity at the SLO"]
+    assert headings[:5] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
+                            "Warm-up until steady"]
 
 
 def test_html_has_the_same_tables_and_plotly_once_under_5_mb(rendered):
@@ -48,7 +49,7 @@ def test_html_folds_the_detail_and_its_contents_link_every_section(rendered):
         assert f"<summary>{title}</summary>" in html
         assert f"<h2 id=\"{report.anchor(title)}\">" not in html
     links = re.findall(r'<a href="#([^"]+)">', html)
-    assert links[0] == "capacity-at-the-slo" and links[-2:] == ["limits-in-force", "settings-and-machine"]
+    assert links[0] == "steady-state-cpu-per-request" and links[-2:] == ["limits-in-force", "settings-and-machine"]
     assert len(links) == len(re.findall(r"^## ", rendered["md"], flags=re.M)) - 1  # every section but the answer
     for target in links:
         assert f'id="{target}"' in html
@@ -56,7 +57,7 @@ def test_html_folds_the_detail_and_its_contents_link_every_section(rendered):
 
 def test_each_article_section_opens_with_its_finding_then_its_table(rendered):
     md = rendered["md"]
-    section = md[md.index("## Executors (article 000)"):md.index("## Connection-pool sweep")]
+    section = md[md.index("## Executors (article 000)"):md.index("## Long-held connections")]
     assert section.index("- At 150 users worker (article-small) reaches") < section.index("| load | model |")
 
 
@@ -116,7 +117,8 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
         json.dump(results, f)
     out = report.render(str(tmp_path))
     headings = re.findall(r"^## (.+)$", out["md"], flags=re.M)
-    assert headings[:3] == ["The answer", "Capacity at the SLO", "Start-up and footprint per runtime"]
+    assert headings[:6] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
+                            "Warm-up until steady", "Start-up and footprint per runtime"]
     assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
     assert "| native | not built on this machine" in out["md"]
     assert "warm-up after a fresh start: jwt-mysql" in out["html"]
