@@ -129,3 +129,7 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("virtual", "warmup", 60), ("worker", "warmup", 60), ("reactive", "warmup", 60),
                       ("virtual", "warmup again", 60)]
     assert [w.steady for w in state.env.warmups] == [False, True, True, True]
+    # a memory search's step: an app for one model, warmed alone, with the memory search's own cap
+    warmed.clear()
+    Steps(state, None, {}, warmup_cap=8).warm_up(block, plan.runs[0], "memwarm", models=["worker"])
+    assert warmed == [("worker", "memwarm", 8)]

@@ -155,7 +155,7 @@ class Memory:
         warm = PlannedRun(0, rt.name, scenario, case.warmup_step, 0, model, self.config.warmup,
                           case.warmup_variant or case.variant)
         block = Block(app, rt.probe(app), self.state.base_url, self.up.tokens_file, restart=None, db_url=None)
-        self.steps_for(scenario, case).warm_up(block, warm, label)
+        self.steps_for(scenario, case).warm_up(block, warm, label, models=[model])  # the step's app is the model's
 
     def step(self, scenario, case: MemoryCase, model, heap_mb, round_no, reference_p99_ms=None, first=False,
              held_bytes=False) -> tuple[HeapStep, float | None]:

@@ -68,11 +68,12 @@ class Steps:
     def cores(self) -> int:
         return int(self.state.env.get("cores") or os.cpu_count() or 1)
 
-    def warm_up(self, block: Block, first: PlannedRun, label: str):
+    def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
         """Every model of a block (a scenario under one app configuration), before any measurement of the block, at
         a search's first rate, else the scenario's lowest load (no model overloaded before it is measured): until the
         app is steady, at most the scenario's cap each (one more go for a model the cap stopped), with the app's CPU
-        budget lifted (the measured steps run within it). Where each model has an app of its own, only that model."""
+        budget lifted (the measured steps run within it). Where each model has an app of its own, only that model;
+        `models`: only these (a memory search's step: an app for one model)."""
         config, budget = self.state.config, self.state.budget
         scenario = first.scenario
         levels = config.load_levels[scenario]
@@ -82,7 +83,7 @@ class Steps:
             load = Load(LoadKind.OPEN, load.value)
         if SCENARIOS[scenario].warmup_vus is not None:
             load = Load(LoadKind.CLOSED, SCENARIOS[scenario].warmup_vus)
-        models = [m for m in config.models if m in variant_of(scenario, first.variant).models]
+        models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
         pid = block.probe.pid if block.probe is not None else None
