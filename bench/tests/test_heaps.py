@@ -1,5 +1,6 @@
 """--heap as a runtime dimension and --heap-search on the command line; the heap runtimes' options; a heap too small
 for the JVM or the app; an OutOfMemoryError in a run of the block's steps."""
+import dataclasses
 import os
 import subprocess
 from types import SimpleNamespace
@@ -221,12 +222,14 @@ def test_an_out_of_memory_error_during_a_memory_step_ends_that_step_as_its_stop(
         app.alive = lambda: False
         with open(app.log_path, "w") as f:
             f.write(OOM + "\n")
-        return measured(run, *args)
+        # the measured run records the bench's CPU budget, which a memory step's app runs outside of
+        return dataclasses.replace(measured(run, *args), app_cpus=0.5)
     m.k6.measure = measure
     step, _ = m.step("hold", case, "virtual", 48, 1)
     assert (step.stop, step.detail) == (MemoryStop.OOM, OOM)
     row = m.state.rows[-1]
     assert (row.oom, row.heap_mb, row.memory_search, row.runtime) == (OOM, 48, True, "jvm-heap48m")
+    assert row.app_cpus is None
     assert stopped == [app]  # its app stopped; the next step starts a fresh one
 
 

@@ -186,6 +186,7 @@ class Memory:
             held = HeldSnapshot(self, rt, app, scenario, case) if held_bytes else None
             row = self.k6.measure(run, rt.probe(app), self.state.base_url, self.up.tokens_file, self.up.sampled())
             row.heap_mb, row.memory_search, row.oom = heap_mb, True, heaps.died_of_oom(app)
+            row.app_cpus = None  # a step's app runs outside --app-cpus' budget (steps_for): its why names none
             self.state.rows.append(row)
             table.write(self.state.out, self.state.rows, self.state.env)
             if not app.alive() and not row.oom:
