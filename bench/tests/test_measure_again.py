@@ -91,3 +91,41 @@ def test_the_report_lists_each_step_measured_again_with_both_outcomes():
     sentence, = measured_again(pd.DataFrame([first, second, row()]).assign(variant=""))
     assert sentence.startswith("jwt-mysql worker at 500/s (repetition 1): measured again to confirm a breach")
     assert "First: broke the SLO, p99 53.7 ms" in sentence and "Again: held the SLO, p99 21.0 ms" in sentence
+
+
+class StolenThenQuiet:
+    """A k6 whose first measurement of a step ran during a spell of the hypervisor's steal, and whose second did not."""
+
+    def __init__(self):
+        self.measured = []
+
+    def measure(self, run, probe, base_url, tokens_file, sampled):
+        self.measured.append(run.tag)
+        first = self.measured.count(run.tag) == 1
+        return dataclasses.replace(fake_row(run), p99_ms=21.0, k6_cpu_pct=60.0, other_cpu_pct=1.0,
+                                   steal_cpu_pct=45.0 if first else 3.0)
+
+
+def test_a_step_during_steal_is_measured_again_once_the_machine_is_quiet(tmp_path, monkeypatch):
+    monkeypatch.setattr(steps_module, "PAUSE_BEFORE_AGAIN_S", 0)
+    monkeypatch.setattr(health, "wait_drained", lambda app, url, timeout=15: 0.0)
+    busy = iter([70.0, 48.0, 12.0])  # one-second samples of the whole machine: the spell passes on the third
+    monkeypatch.setattr(steps_module.sampler, "machine_busy_pct", lambda seconds: next(busy))
+    loads = {"jwt-mysql": [Load("open", 500)]}
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 6, 5, 0)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, cooldown=0), plan, SimpleNamespace(),
+                       env=Environment(cores=CORES))
+    block = Block(SimpleNamespace(alive=lambda: True, log_path="app.log"), None, "http://app", None, None, None)
+    kept = Steps(state, StolenThenQuiet(), {}).step(plan.runs[0], block, "run 1 of 1")
+    assert next(busy, None) is None  # it waited for the quiet sample, and no longer
+    assert kept.attempt == 2 and kept.remeasured.startswith("other processes used 1 % of one core and the hypervisor "
+                                                             "kept 45 %")
+    assert "the second measurement once the machine was quiet" in kept.remeasured
+
+
+def test_waiting_for_quiet_gives_up_at_its_limit(monkeypatch):
+    clock = iter(range(0, 100, 10))
+    monkeypatch.setattr(steps_module.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(steps_module.sampler, "machine_busy_pct", lambda seconds: 80.0)
+    waited, quiet = steps_module.wait_quiet(25, longest_s=30)
+    assert not quiet and waited == 30

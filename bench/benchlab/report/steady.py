@@ -118,5 +118,6 @@ def measured_again(all_runs: pd.DataFrame) -> list[str]:
 def outcome(row) -> str:
     held = "held the SLO" if slo.holds_slo(row) else "broke the SLO"
     return (f"{held}, p99 {num(row.p99_ms)} ms, {int(row.errors)} failed, {int(row.dropped)} dropped"
-            + (f", other processes {num(row.other_cpu_pct)} % of a core" if row.get("other_cpu_pct") == row.get(
-                "other_cpu_pct") and row.get("other_cpu_pct") is not None else ""))
+            + (f", other processes {num(row.other_cpu_pct)} % of a core" if pd.notna(row.get("other_cpu_pct")) else "")
+            + (f", the hypervisor's steal {num(row.steal_cpu_pct)} %" if (row.get("steal_cpu_pct") or 0) >= 1 else ""))
+

@@ -42,6 +42,13 @@ COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cp
            "os_threads", "metrics_missed", *METRICS]
 
 
+def machine_busy_pct(seconds: float) -> float:
+    """How busy the machine was over the next `seconds`, in % of one core: every process and the hypervisor's steal
+    (psutil counts steal outside idle)."""
+    times = psutil.cpu_times_percent(interval=seconds)
+    return (100 - times.idle - getattr(times, "iowait", 0)) * (os.cpu_count() or 1)
+
+
 def scrape(url, timeout=1.5):
     with urllib.request.urlopen(url, timeout=timeout) as resp:
         text = resp.read().decode("utf-8", "replace")

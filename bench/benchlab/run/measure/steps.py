@@ -15,7 +15,7 @@ from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table, why
 from benchlab.results.environment import SearchRecord, WarmupRecord
-from benchlab.run.measure import warmup
+from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.provision import health, heaps, services
@@ -23,6 +23,10 @@ from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
 PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbed the first measurement may pass
+# Before a step disturbed by other processes or the hypervisor is measured again: wait, up to this long, for a second
+# in which the machine between runs (our idle processes included) stays under the interference limit. Steal on this
+# kind of machine comes in spells of tens of seconds; a second measurement inside the same spell repeats the first.
+QUIET_WAIT_S = 20.0
 
 
 @dataclasses.dataclass
@@ -44,19 +48,37 @@ def generator_limited(row: dict, cores: int) -> bool:
     return bool(hits) and hits[0][1].resource == "k6 CPU"
 
 
-def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
-    """Why a step must be measured again, or None: other processes (and the hypervisor's steal, on a virtual machine)
-    took more of the machine than the limit (% of one core), or (a step the capacity is read from) it broke the SLO
-    without k6 being the limit and not by a margin."""
+def interference(row: dict, max_interference: float) -> str | None:
+    """Whether other processes (and the hypervisor's steal, on a virtual machine) took more of the machine during a
+    step than the limit (% of one core), in words; None if not."""
     other, steal = row.get("other_cpu_pct"), row.get("steal_cpu_pct") or 0.0
     if other is not None and other + steal > max_interference:
         return (f"other processes used {other:.0f} % of one core" + (f" and the hypervisor kept {steal:.0f} %"
                                                                        if steal >= 1 else "")
                 + f" (more than {max_interference:g} % in all)")
+    return None
+
+
+def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
+    """Why a step must be measured again, or None: interference (above), or (a step the capacity is read from) it
+    broke the SLO without k6 being the limit and not by a margin."""
+    if disturbed := interference(row, max_interference):
+        return disturbed
     if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
                 f"of {row['requests'] + row['dropped']}")
     return None
+
+
+def wait_quiet(limit_pct: float, longest_s: float = QUIET_WAIT_S) -> tuple[float, bool]:
+    """Seconds waited until a one-second sample of the whole machine stayed under `limit_pct` of one core, and
+    whether one did within `longest_s`."""
+    started = time.monotonic()
+    while True:
+        quiet = sampler.machine_busy_pct(1.0) <= limit_pct
+        waited = time.monotonic() - started
+        if quiet or waited >= longest_s:
+            return waited, quiet
 
 
 class Steps:
@@ -192,6 +214,11 @@ class Steps:
         log(f"{run.tag}: measuring it again after a pause, {reason}")
         row.superseded = True
         time.sleep(PAUSE_BEFORE_AGAIN_S)
+        limit = self.state.config.max_interference
+        if interference(dataclasses.asdict(row), limit):
+            waited, quiet = wait_quiet(limit)
+            reason += (f"; the second measurement once the machine was quiet (after {waited:.0f} s)" if quiet else
+                       f"; the second with the machine still busy after {waited:.0f} s (over {limit:g} % of one core)")
         again = self.measure(run, block, position, attempt=2, reason=reason)
         return again
 
