@@ -24,7 +24,7 @@ export const options = loadOptions('aggregate', {
   vus: 30, // concurrent users, all models together (closed model); the article's JMeter used 150
   duration: '30s',
   latency: 0.6, // expected seconds per request: sizes the open model's VU pool
-  p99: 700, // ms, the SLO (the bench's aggregate scenario): the ideal is ~600 ms
+  p99: 1000, // ms, the SLO (the bench's aggregate scenario): the ideal is ~600 ms
 });
 
 export { setup } from './lib/target.js';

@@ -200,6 +200,12 @@ def app_busy(app_cpu_pct: float | None, app_cpus: float | None = None) -> bool:
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
+# The aggregation's SLO: p99 within 1 s, 400 ms above the ideal. Within a 0.5 CPU budget the JVM sees one processor
+# and runs the Serial GC: its young pauses (10 to 75 ms each, every few seconds) and the quota's waits hold every
+# aggregation then in flight, so a warm app's p99 is already 610 to 690 ms at 80 to 200/s and 760 to 1,000 ms from
+# 400/s until the app saturates (600 to 800/s), the same for virtual and reactive. A bound of 700 ms sat in that band:
+# where a search crossed it was chance (170 to 570/s for one model in four runs of one commit), not saturation.
+AGGREGATE_SLO_P99_MS = 1000.0
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Article 000's last step: the aggregation behind a local (Caffeine) and a remote (Redis) tier, ids drawn from a Zipf
 distribution (GET /{model}/users/{id}/aggregate/cached); the uncached aggregation is the reference, measured in the
 same run."""
-from benchlab.model import AGGREGATE_IDEAL_S, InPreset, Limit, Probe, Scenario, Variant
+from benchlab.model import AGGREGATE_IDEAL_S, AGGREGATE_SLO_P99_MS, InPreset, Limit, Probe, Scenario, Variant
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "cache"
@@ -12,7 +12,7 @@ def local_cache(entries: int) -> tuple[tuple[str, str], ...]:
 
 
 SCENARIO = Scenario(
-    NAME, "aggregate-cached.js", slo_p99_ms=700.0, limit=Limit.OFFERED,
+    NAME, "aggregate-cached.js", slo_p99_ms=AGGREGATE_SLO_P99_MS, limit=Limit.OFFERED,
     worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True,
     variants=(Variant("uncached", script="aggregate.js", ideal_latency_s=AGGREGATE_IDEAL_S),
               Variant("local-1000", local_cache(1000)),

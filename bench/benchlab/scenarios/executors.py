@@ -1,7 +1,8 @@
 """Article 000's executor sizes: the worker model's aggregation branches on a dedicated ThreadPoolExecutor at the
 article's sizes, virtual and reactive beside them, at the article's 150 users (closed model). The report shows each
 setting's throughput against the ideal, and whether the latency kept growing (a queue that keeps filling)."""
-from benchlab.model import AGGREGATE_IDEAL_S, REACTIVE, VIRTUAL, WORKER, InPreset, Limit, Scenario, Variant
+from benchlab.model import (AGGREGATE_IDEAL_S, AGGREGATE_SLO_P99_MS, REACTIVE, VIRTUAL, WORKER, InPreset, Limit,
+                            Scenario, Variant)
 from benchlab.scenarios.aggregate import AGGREGATE, WORKER_STARVES_ABOVE
 
 NAME = "executors"
@@ -16,7 +17,7 @@ def branch_executor(core: int, max_size: int, queue: int) -> tuple[tuple[str, st
 
 
 SCENARIO = Scenario(
-    NAME, "aggregate.js", slo_p99_ms=700.0, limit=Limit.OFFERED, ideal_latency_s=AGGREGATE_IDEAL_S,
+    NAME, "aggregate.js", slo_p99_ms=AGGREGATE_SLO_P99_MS, limit=Limit.OFFERED, ideal_latency_s=AGGREGATE_IDEAL_S,
     worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True, k6_timeout_s=60.0,
     variants=(Variant("", NO_EARLY_DEADLINE, (VIRTUAL, REACTIVE)),
               Variant("worker-pool", NO_EARLY_DEADLINE, (WORKER,)),
