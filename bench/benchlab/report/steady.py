@@ -109,7 +109,8 @@ def measured_again(all_runs: pd.DataFrame) -> list[str]:
         first = all_runs[(all_runs.tag == second.tag) & (all_runs.attempt.fillna(1) == second.attempt - 1)]
         before = first.iloc[0] if not first.empty else None
         out.append(f"{second.scenario} {second.model} at {step_label(second.load_model, second.load)} (repetition "
-                   f"{int(second.repetition)}): measured again {second.remeasured}. "
+                   f"{int(second.repetition)}): measured again "
+                   f"{'' if second.remeasured.startswith('to ') else 'because '}{second.remeasured}. "
                    + (f"First: {outcome(before)}. " if before is not None else "")
                    + f"Again: {outcome(second)}; the second measurement is the step's.")
     return out

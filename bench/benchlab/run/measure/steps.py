@@ -23,10 +23,12 @@ from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
 PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbed the first measurement may pass
-# Before a step disturbed by other processes or the hypervisor is measured again: wait, up to this long, for a second
-# in which the machine between runs (our idle processes included) stays under the interference limit. Steal on this
-# kind of machine comes in spells of tens of seconds; a second measurement inside the same spell repeats the first.
+# Before a step disturbed by other processes or the hypervisor is measured again: wait, up to this long, for a few
+# seconds in a row in which the machine between runs (our idle processes included) stays under the interference
+# limit. Steal on this kind of machine comes in spells of tens of seconds, with quiet seconds inside them; a second
+# measurement inside the same spell repeats the first.
 QUIET_WAIT_S = 20.0
+QUIET_SECONDS = 3
 
 
 @dataclasses.dataclass
@@ -71,14 +73,14 @@ def measure_again(row: dict, cores: int, max_interference: float, bounds_capacit
 
 
 def wait_quiet(limit_pct: float, longest_s: float = QUIET_WAIT_S) -> tuple[float, bool]:
-    """Seconds waited until a one-second sample of the whole machine stayed under `limit_pct` of one core, and
-    whether one did within `longest_s`."""
-    started = time.monotonic()
+    """Seconds waited until QUIET_SECONDS one-second samples in a row of the whole machine stayed under `limit_pct`
+    of one core, and whether they did within `longest_s`."""
+    started, in_a_row = time.monotonic(), 0
     while True:
-        quiet = sampler.machine_busy_pct(1.0) <= limit_pct
+        in_a_row = in_a_row + 1 if sampler.machine_busy_pct(1.0) <= limit_pct else 0
         waited = time.monotonic() - started
-        if quiet or waited >= longest_s:
-            return waited, quiet
+        if in_a_row >= QUIET_SECONDS or waited >= longest_s:
+            return waited, in_a_row >= QUIET_SECONDS
 
 
 class Steps:
