@@ -167,7 +167,7 @@ class Memory:
         try:
             app = self.start(rt, scenario, case, f"app-memory-{name}.log")
         except RuntimeError as e:
-            said = jvm_fatal_line(log_text_of(self.state.logs, f"app-memory-{name}.log")) or str(e)
+            said = jvm_fatal_line(heaps.read_log(os.path.join(self.state.logs, f"app-memory-{name}.log"))) or str(e)
             return HeapStep(heap_mb, MemoryStop.START, said), None
         try:
             try:
@@ -271,14 +271,6 @@ class HeldSnapshot:
             + f", threads {record.threads_idle} -> {record.threads_held}, thread native (NMT) "
             f"{record.thread_native_idle_mb} -> {record.thread_native_held_mb} MB, RSS {record.rss_idle_mb} -> "
             f"{record.rss_held_mb} MB")
-
-
-def log_text_of(logs, name) -> str:
-    try:
-        with open(os.path.join(logs, name), errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def jcmd_out(jcmd, pid, *command) -> str:

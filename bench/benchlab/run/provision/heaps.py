@@ -101,13 +101,21 @@ def check_starts(rt, java_home) -> None:
 
 def log_text(app) -> str:
     """The app's log so far (a container's from its engine)."""
+    if not hasattr(app, "engine"):
+        return read_log(app.log_path)
     try:
-        if hasattr(app, "engine"):
-            out = app.engine("logs", app.name, timeout=30)
-            return out.stdout + out.stderr
-        with open(app.log_path, errors="replace") as f:
-            return f.read()
+        out = app.engine("logs", app.name, timeout=30)
+        return out.stdout + out.stderr
     except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def read_log(path: str) -> str:
+    """A log file's text, or "" where there is none (an app that never started may leave none)."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
         return ""
 
 
