@@ -12,7 +12,7 @@ def rows(model, scenario, results):
 def test_capacity_is_the_highest_step_held_with_the_ladder_interval():
     t = pd.DataFrame(rows("worker", "aggregate", [
         (50, 1, 610, 0, 0), (100, 1, 650, 0, 0), (200, 1, 6000, 300, 0),
-        (50, 2, 610, 0, 0), (100, 2, 800, 0, 0), (200, 2, 6000, 300, 0),
+        (50, 2, 610, 0, 0), (100, 2, 1200, 0, 0), (200, 2, 6000, 300, 0),
         (50, 3, 612, 0, 0), (100, 3, 690, 1, 0), (200, 3, 6000, 300, 0)]))
     (c,) = slo.capacities(t)
     assert (c.rate, c.low, c.high) == (100, 50, 200)
