@@ -53,16 +53,16 @@ def test_a_breach_by_a_margin_or_caused_by_k6_is_not_measured_again():
     assert measure_again(generator, CORES, 25, bounds_capacity=True) is None
 
 
-class SecondOutcome:
-    """A k6 whose first measurement of a step breaks the SLO by a hair and whose second holds it."""
+class TwoMeasurements:
+    """A k6 whose first measurement of a step finds `first` and whose later ones find `again` (figures of a row)."""
 
-    def __init__(self):
-        self.measured = []
+    def __init__(self, first: dict, again: dict):
+        self.first, self.again, self.measured = first, again, []
 
     def measure(self, run, probe, base_url, tokens_file, sampled):
         self.measured.append(run.tag)
-        first = self.measured.count(run.tag) == 1
-        return dataclasses.replace(fake_row(run), p99_ms=53.7 if first else 21.0, k6_cpu_pct=60.0, other_cpu_pct=3.0)
+        figures = self.first if self.measured.count(run.tag) == 1 else self.again
+        return dataclasses.replace(fake_row(run), k6_cpu_pct=60.0, **figures)
 
 
 def test_the_second_measurement_is_the_steps_and_the_first_stays_marked(tmp_path, monkeypatch):
@@ -72,7 +72,8 @@ def test_the_second_measurement_is_the_steps_and_the_first_stays_marked(tmp_path
     plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 6, 5, 0)
     state = BenchState(make_config(out=str(tmp_path), load_levels=loads, cooldown=0), plan, SimpleNamespace(),
                        env=Environment(cores=CORES))
-    k6 = SecondOutcome()
+    # a breach by a hair, then the SLO held
+    k6 = TwoMeasurements(dict(p99_ms=53.7, other_cpu_pct=3.0), dict(p99_ms=21.0, other_cpu_pct=3.0))
     block = Block(SimpleNamespace(alive=lambda: True, log_path="app.log"), None, "http://app", None, None, None)
     kept = Steps(state, k6, {}).step(plan.runs[0], block, "run 1 of 1")
     assert k6.measured == [plan.runs[0].tag] * 2
@@ -94,32 +95,21 @@ def test_the_report_lists_each_step_measured_again_with_both_outcomes():
     assert "First: broke the SLO, p99 53.7 ms" in sentence and "Again: held the SLO, p99 21.0 ms" in sentence
 
 
-class StolenThenQuiet:
-    """A k6 whose first measurement of a step ran during a spell of the hypervisor's steal, and whose second did not."""
-
-    def __init__(self):
-        self.measured = []
-
-    def measure(self, run, probe, base_url, tokens_file, sampled):
-        self.measured.append(run.tag)
-        first = self.measured.count(run.tag) == 1
-        return dataclasses.replace(fake_row(run), p99_ms=21.0, k6_cpu_pct=60.0, other_cpu_pct=1.0,
-                                   steal_cpu_pct=45.0 if first else 3.0)
-
-
 def test_a_step_during_steal_is_measured_again_once_the_machine_is_quiet(tmp_path, monkeypatch):
     monkeypatch.setattr(steps_module, "PAUSE_BEFORE_AGAIN_S", 0)
     monkeypatch.setattr(health, "wait_drained", lambda app, url, timeout=15: 0.0)
     # one-second samples of the whole machine: a quiet second inside the spell, then three in a row
     busy = iter([70.0, 12.0, 48.0, 12.0, 10.0, 9.0])
+    # the first measurement ran during a spell of the hypervisor's steal, the second did not
+    steal, quiet = (dict(p99_ms=21.0, other_cpu_pct=1.0, steal_cpu_pct=s) for s in (45.0, 3.0))
     monkeypatch.setattr(steps_module.sampler, "machine_busy_pct", lambda seconds: next(busy))
     loads = {"jwt-mysql": [Load("open", 500)]}
     plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 6, 5, 0)
     state = BenchState(make_config(out=str(tmp_path), load_levels=loads, cooldown=0), plan, SimpleNamespace(),
                        env=Environment(cores=CORES))
     block = Block(SimpleNamespace(alive=lambda: True, log_path="app.log"), None, "http://app", None, None, None)
-    kept = Steps(state, StolenThenQuiet(), {}).step(plan.runs[0], block, "run 1 of 1")
-    assert next(busy, None) is None  # it waited for the quiet sample, and no longer
+    kept = Steps(state, TwoMeasurements(steal, quiet), {}).step(plan.runs[0], block, "run 1 of 1")
+    assert next(busy, None) is None  # it waited for three quiet samples in a row, and no longer
     assert kept.attempt == 2 and kept.remeasured.startswith("other processes used 1 % of one core and the hypervisor "
                                                              "kept 45 %")
     assert "the second measurement once the machine was quiet" in kept.remeasured

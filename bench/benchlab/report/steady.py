@@ -121,4 +121,3 @@ def outcome(row) -> str:
     return (f"{held}, p99 {num(row.p99_ms)} ms, {int(row.errors)} failed, {int(row.dropped)} dropped"
             + (f", other processes {num(row.other_cpu_pct)} % of a core" if pd.notna(row.get("other_cpu_pct")) else "")
             + (f", the hypervisor's steal {num(row.steal_cpu_pct)} %" if (row.get("steal_cpu_pct") or 0) >= 1 else ""))
-

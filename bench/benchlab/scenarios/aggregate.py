@@ -1,15 +1,16 @@
 """User aggregation: 100 ms, then 300 ms and 500 ms downstream calls in parallel (GET /{model}/users/{id}/aggregate);
 opt-in variant http2: the same REST clients over HTTP/2 (h2c), a few multiplexed connections instead of one per call in
 flight."""
-from benchlab.model import AGGREGATE_IDEAL_S, AGGREGATE_SLO_P99_MS, InPreset, Limit, MemoryCase, Probe, Scenario, Variant
+from benchlab.model import (AGGREGATE_IDEAL_S, AGGREGATE_SLO_P99_MS, InPreset, Limit, MemoryCase, Probe, Scenario,
+                            Variant)
 
 AGGREGATE = Probe("GET", "/{model}/users/1/aggregate", '"level"')
 # 200 worker threads (Quarkus' default) / 3 threads per aggregation (1 request + 2 branches)
 WORKER_STARVES_ABOVE = 200 / 3
 
 SCENARIO = Scenario(
-    "aggregate", "aggregate.js", slo_p99_ms=AGGREGATE_SLO_P99_MS, limit=Limit.OFFERED, ideal_latency_s=AGGREGATE_IDEAL_S,
-    worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True,
+    "aggregate", "aggregate.js", slo_p99_ms=AGGREGATE_SLO_P99_MS, limit=Limit.OFFERED,
+    ideal_latency_s=AGGREGATE_IDEAL_S, worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True,
     variants=(Variant(""), Variant("http2", (("quarkus.rest-client.downstream.http2", "true"),), opt_in=True)),
     # the default preset adds article 000's 150 and 1,000 users (closed model) beside the search
     # the cost rate: every model's CPU per request on the steady app, below the worker pool's starvation (80/s keeps
