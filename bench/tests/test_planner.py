@@ -1,4 +1,4 @@
-from benchlab.model import MODELS, Load, PlannedRun
+from benchlab.model import MODELS, SETTLE_S, Load, PlannedRun
 from benchlab.plan.planner import (APP_START_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan, run_props)
 from benchlab.plan.search import SearchSettings
@@ -31,7 +31,7 @@ def test_steps_climb_in_order_within_a_scenario():
 
 def test_planned_seconds_is_runs_plus_warmups_with_overhead():
     p = plan(1)
-    expected = len(p.runs) * (20 + 2 + RUN_OVERHEAD_S) + 6 * (10 + RUN_OVERHEAD_S)
+    expected = len(p.runs) * (SETTLE_S + 20 + 2 + RUN_OVERHEAD_S) + 6 * (10 + RUN_OVERHEAD_S)
     assert p.planned_seconds() == expected
 
 
@@ -45,7 +45,7 @@ def test_a_restart_is_planned_after_each_worker_run_past_starvation():
     p = make_plan(["jvm"], ["aggregate"], loads, list(MODELS), 1, 8, 5, 1)
     assert [r.tag for r in p.runs if expected_restart(r)] == ["jvm-aggregate-worker-open150-r1"]
     warm_up_every_model = 3 * (5 + RUN_OVERHEAD_S)  # at the block's start, and again after the restart
-    assert p.planned_seconds() == 6 * (8 + 1 + RUN_OVERHEAD_S) + RESTART_S + 2 * warm_up_every_model
+    assert p.planned_seconds() == 6 * (SETTLE_S + 8 + 1 + RUN_OVERHEAD_S) + RESTART_S + 2 * warm_up_every_model
 
 
 def test_worker_runs_past_67_in_flight_expect_a_restart():
@@ -110,13 +110,13 @@ def test_an_opt_in_variant_runs_only_when_named():
 def test_the_time_left_after_a_run_is_what_the_later_runs_cost():
     p = make_plan(["jvm"], ["jwt-mysql"], {"jwt-mysql": [Load("open", 100), Load("open", 200)]},
                   ["virtual", "reactive"], 1, 8, 5, 1)
-    per_run = 8 + 1 + RUN_OVERHEAD_S
+    per_run = SETTLE_S + 8 + 1 + RUN_OVERHEAD_S
     assert [p.seconds_left(r) for r in p.runs] == [3 * per_run, 2 * per_run, per_run, 0]
 
 
 def test_a_search_is_planned_at_its_usual_steps_and_at_most_its_step_budget():
     plan = make_plan(["jvm"], ["jwt-mysql"], {"jwt-mysql": [Load("search", 1000)]}, ["virtual", "reactive"], 1, 6, 5, 1)
-    step = 6 + 1 + RUN_OVERHEAD_S
+    step = SETTLE_S + 6 + 1 + RUN_OVERHEAD_S
     warmups = 2 * (5 + RUN_OVERHEAD_S)
     assert plan.planned_seconds() == 2 * USUAL_SEARCH_STEPS * step + warmups
     assert plan.planned_seconds(upper_bound=True) == 2 * SearchSettings(1000).max_steps * step + warmups

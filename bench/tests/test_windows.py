@@ -17,7 +17,7 @@ def test_only_measured_request_durations_are_kept(tmp_path):
         + row("http_req_duration", 101_000, 7.0, False, 503) + row("http_req_duration", 102_000, 9.0, False, 0)
     path = tmp_path / "k6.csv"
     path.write_text(text)
-    req = windows.read_k6_csv(str(path))
+    req = windows.read_k6_csv(str(path)).requests
     assert list(req.ms) == [5.0, 7.0, 9.0]
     s = windows.summary(req)
     # 3 requests ending over 2 s are 2 intervals of 1 s: a 3 s window, 1 ok request in it
@@ -56,7 +56,35 @@ def test_vu_numbers_come_from_the_metadata_column(tmp_path):
     path = tmp_path / "k6.csv"
     path.write_text(HEADER + row("http_req_duration", 100_000, 5.0, True, 200).replace(",\n", ",vu=7\n")
                     + row("http_req_duration", 100_600, 5.0, True, 200).replace(",\n", ",vu=12\n"))
-    assert list(windows.read_k6_csv(str(path)).vu) == [7, 12]
+    assert list(windows.read_k6_csv(str(path)).requests.vu) == [7, 12]
+
+
+def test_the_measured_part_starts_after_the_settling_seconds(tmp_path):
+    """Recorded shape: a step whose first second stalled (new connections, the JIT compiling what accepts them)."""
+    k6_row = lambda t, ms: row("http_req_duration", t, ms, True, 200)  # noqa: E731
+    text = HEADER + k6_row(100_150, 150.0) + k6_row(100_900, 120.0) + k6_row(101_990, 4.0) \
+        + row("dropped_iterations", 100_500, 1, True, "") + k6_row(102_004, 3.0) + k6_row(103_000, 2.0) \
+        + row("dropped_iterations", 102_500, 1, True, "")
+    path = tmp_path / "k6.csv"
+    path.write_text(text)
+    output = windows.read_k6_csv(str(path))
+    assert list(output.dropped_ms) == [100_500, 102_500]
+    # the first request started at 100_000: measured are those that started from 102_000 on (not 101_986's)
+    requests, dropped, since = windows.settled(output, 2.0)
+    assert since == 102_000 and list(requests.ms) == [3.0, 2.0] and dropped == 1
+    assert windows.settled(windows.NO_OUTPUT, 2.0) == (windows.EMPTY, 0, None)
+
+
+def test_cpu_per_request_is_the_cpu_between_two_samples_over_the_requests_ended_between_them():
+    from benchlab.run.measure.sampler import Sampler
+    smp = Sampler(None, "http://unused", "/dev/null")
+    smp.rows = [{"at": 101.0, "app_cpu_s": 5.0}, {"at": 102.0, "app_cpu_s": 5.3}, {"at": 103.0, "app_cpu_s": 5.6},
+                {"at": 104.0, "app_cpu_s": 5.7}]
+    smp.keep_between(101.5, 103.5)  # the measured part: the samples at 102 and 103
+    requests = pd.DataFrame({"t_ms": [101_900, 102_000, 102_400, 102_999, 103_000]})
+    assert smp.cpu_ms_per_request(requests) == 100.0  # 0.3 s of CPU over the 3 requests that ended in [102, 103)
+    smp.keep_between(103.5, 104.5)
+    assert smp.cpu_ms_per_request(requests) is None  # one sample: no interval
 
 
 def test_per_second_windows():

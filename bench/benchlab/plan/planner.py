@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, WORKER, Load, LoadKind, PlannedRun
+from benchlab.model import AGGREGATE_IDEAL_S, SETTLE_S, WORKER, Load, LoadKind, PlannedRun
 from benchlab.plan.search import SearchSettings
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -80,7 +80,7 @@ class Plan:
 
     def run_seconds(self, run: PlannedRun, upper_bound: bool = False) -> float:
         """What one planned run costs: its steps, their overhead and an expected restart."""
-        return measured_steps(run, upper_bound) * (run.seconds + self.cooldown_s + RUN_OVERHEAD_S
+        return measured_steps(run, upper_bound) * (SETTLE_S + run.seconds + self.cooldown_s + RUN_OVERHEAD_S
                                       + (self.restart_s(run) if expected_restart(run) else 0))
 
     def seconds_left(self, after: PlannedRun) -> float:

@@ -1,9 +1,11 @@
 """Per-second windows of a run from k6's CSV output: the samples the statistics resample.
 
 k6 writes one row per metric sample (`--out csv=FILE.gz`, K6_CSV_TIME_FORMAT=unix_milli: when the request ended).
-Only http_req_duration rows of the measured requests (those tagged with a model) are kept; everything else is
-dropped while reading, and the CSV itself is deleted once reduced."""
+Only http_req_duration rows of the measured requests (those tagged with a model) and the dropped iterations are kept;
+everything else is dropped while reading, and the CSV itself is deleted once reduced."""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -16,16 +18,38 @@ SYSTEM_TAGS = ("proto,subproto,status,method,url,name,group,check,error,error_co
                "expected_response,vu")
 
 
-def read_k6_csv(path: str) -> pd.DataFrame:
-    """Measured requests: t_ms (when it ended), t (that second), ms, ok, status, vu (k6's VU number, or -1)."""
+class K6Output(NamedTuple):
+    requests: pd.DataFrame  # t_ms (when it ended), t (that second), ms, ok, status, vu (k6's VU number, or -1)
+    dropped_ms: pd.Series  # when k6 dropped each iteration it could not start in time (unix ms)
+
+
+def read_k6_csv(path: str) -> K6Output:
+    """The measured requests and the dropped iterations of one k6 run."""
     raw = pd.read_csv(path, usecols=lambda c: c in COLUMNS,
                       dtype={"extra_tags": "string", "status": "string", "metadata": "string"})
     req = raw[(raw["metric_name"] == "http_req_duration") & raw["extra_tags"].fillna("").str.contains("model=")]
     t_ms = req["timestamp"].astype("int64")
-    return pd.DataFrame({"t_ms": t_ms, "t": t_ms // 1000, "ms": req["metric_value"].astype(float),
-                         "ok": req["expected_response"].astype(str).str.lower() == "true",
-                         "status": pd.to_numeric(req["status"], errors="coerce").fillna(0).astype(int),
-                         "vu": vu_numbers(req)})
+    requests = pd.DataFrame({"t_ms": t_ms, "t": t_ms // 1000, "ms": req["metric_value"].astype(float),
+                             "ok": req["expected_response"].astype(str).str.lower() == "true",
+                             "status": pd.to_numeric(req["status"], errors="coerce").fillna(0).astype(int),
+                             "vu": vu_numbers(req)})
+    dropped = raw.loc[raw["metric_name"] == "dropped_iterations", "timestamp"].astype("int64")
+    return K6Output(requests, dropped.reset_index(drop=True))
+
+
+NO_OUTPUT = K6Output(EMPTY, pd.Series(dtype="int64"))
+
+
+def settled(output: K6Output, settle_s: float) -> tuple[pd.DataFrame, int, float | None]:
+    """The part of a run that is measured (model.SETTLE_S says why): the requests that started settle_s or more
+    after the run's first one did, the iterations dropped from then on, and that moment (unix ms; None: no
+    request)."""
+    requests = output.requests
+    if requests.empty:
+        return requests, len(output.dropped_ms), None
+    started = requests["t_ms"] - requests["ms"]
+    since = float(started.min()) + 1000 * settle_s
+    return requests[started >= since], int((output.dropped_ms >= since).sum()), since
 
 
 def vu_numbers(req: pd.DataFrame) -> pd.Series:

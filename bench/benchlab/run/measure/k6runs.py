@@ -6,7 +6,7 @@ import time
 import psutil
 
 from benchlab.config import Config
-from benchlab.model import SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
+from benchlab.model import SETTLE_S, SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
 from benchlab.results import table, windows
 from benchlab.run.measure import k6tool, sampler
 from benchlab.run.probe import group_cpu_seconds
@@ -105,7 +105,7 @@ class K6Runs:
         rc, _ = self.k6(run, run.seconds, base_url, tokens_file, name, csv_path=csv_path)
         if rc not in (0, 99):
             raise RuntimeError(f"k6 failed during the warm-up curve (exit {rc}); see {self.state.logs}/k6-{name}.log")
-        per = windows.per_second(windows.read_k6_csv(csv_path))
+        per = windows.per_second(windows.read_k6_csv(csv_path).requests)
         os.remove(csv_path)  # reduced to per-second counts, like a measured run's
         ok = dict(zip(per.t, per.ok))
         # every second from the first answer on, quiet ones as 0; the last one is cut short by k6's stop
@@ -118,14 +118,14 @@ class K6Runs:
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services) -> RunRow:
-        """k6 at the run's load with the sampler (and the profiler) beside it; `services` the processes of ours
-        whose CPU is sampled too."""
+        """k6 at the run's load for SETTLE_S and then the run's seconds, with the sampler (and the profiler) beside
+        it; `services` the processes of ours whose CPU is sampled too. Its figures are those of the requests that
+        started after the settling seconds, and of the samples taken meanwhile."""
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for name, proc in services.items():
             others[name] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{run.tag}.csv"), others)
-        cpu_before = probe.cpu_seconds() if probe else None
         k6_csv = os.path.join(self.state.out, "k6", f"{run.tag}.csv.gz")
         profiled = self.profiler is not None and run.runtime == "jvm" and probe is not None
         if profiled:
@@ -133,27 +133,33 @@ class K6Runs:
         smp.start()
         started_at = time.time()
         try:
-            rc, summary_file = self.k6(run, run.seconds, base_url, tokens_file, run.tag, csv_path=k6_csv)
+            rc, summary_file = self.k6(run, SETTLE_S + run.seconds, base_url, tokens_file, run.tag,
+                                       csv_path=k6_csv)
         finally:
             ended_at = time.time()
             smp.stop()
             if profiled:
                 self.profiler.stop(probe.pid, run.tag)
-        cpu = probe.cpu_seconds() - cpu_before if probe and probe.pid and os.path.exists(f"/proc/{probe.pid}") \
-            else None
         k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
-        requests = windows.read_k6_csv(k6_csv) if os.path.isfile(k6_csv) else windows.EMPTY
-        table.append_windows(self.state.out, run.tag, windows.per_second(requests))
         if os.path.isfile(k6_csv):
+            output = windows.read_k6_csv(k6_csv)
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
+        else:  # k6 did not get to write it: its summary's count of dropped iterations is all there is
+            output = windows.NO_OUTPUT
+        requests, dropped, since_ms = windows.settled(output, SETTLE_S)
+        dropped = dropped if output is not windows.NO_OUTPUT else int(k6_summary.get("dropped_iterations", 0))
+        if since_ms is not None:
+            smp.keep_between(since_ms / 1000, float(requests["t_ms"].max()) / 1000 if len(requests) else ended_at)
+        table.append_windows(self.state.out, run.tag, windows.per_second(requests))
         figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
-        row = run_row(run, figures, k6_summary, rc, smp, cpu, sampled=probe is not None or bool(smp.rows),
-                      started_at=started_at, ended_at=ended_at)
+        row = run_row(run, figures, dropped, k6_summary, rc, smp, smp.cpu_ms_per_request(output.requests),
+                      sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
         row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
         return row
 
 
-def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, started_at, ended_at) -> RunRow:
+def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_per_req, sampled, started_at,
+            ended_at) -> RunRow:
     """A run's row: k6's figures beside the sampler's means and peaks (sampler.py's columns)."""
     gc_share = counter_rate(smp.rows, "gc_pause_seconds")
     allocated = counter_rate(smp.rows, "allocated_bytes")
@@ -161,13 +167,13 @@ def run_row(run: PlannedRun, figures, k6_summary, k6_exit, smp, cpu, sampled, st
     return RunRow(
         tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.model, variant=run.variant,
         load_model=run.load.kind, load=run.load.value, repetition=run.repetition, planned_s=run.seconds, **figures,
-        dropped=int(k6_summary.get("dropped_iterations", 0)), k6_exit=k6_exit,
+        dropped=dropped, k6_exit=k6_exit,
         checks_failed=int(k6_summary.get("checks_failed", 0)),
         app_cpu_pct=smp.mean("app_cpu_pct"), k6_cpu_pct=smp.mean("k6_cpu_pct"), db_cpu_pct=smp.mean("db_cpu_pct"),
         downstream_cpu_pct=smp.mean("downstream_cpu_pct"), host_cpu_pct=smp.mean("host_cpu_pct"),
         bench_cpu_pct=smp.mean("bench_cpu_pct"), other_cpu_pct=smp.mean("other_cpu_pct"),
         steal_cpu_pct=smp.mean("steal_cpu_pct"),
-        app_cpu_ms_per_req=round(1000 * cpu / figures["requests"], 3) if cpu and figures["requests"] else None,
+        app_cpu_ms_per_req=cpu_ms_per_req,
         rss_peak_mb=smp.peak("rss_mb"), threads_peak=smp.peak("os_threads"),
         worker_queue_max=max(queue_peaks, default=None),
         worker_threads_max=smp.peak("worker_threads"), jdbc_awaiting_max=smp.peak("jdbc_awaiting"),

@@ -37,7 +37,8 @@ METRICS = {
     "cache_remote_hits": ("lab_cache_remote_total", ("result", "hit")),
     "cache_remote_lookups": ("lab_cache_remote_total", None),
 }
-COLUMNS = ["t_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
+# at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
+COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
            "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS]
 
@@ -84,11 +85,12 @@ class Sampler(threading.Thread):
         return time.monotonic(), cpu
 
     def sample(self, t0, prev):
-        row = {"t_s": round(time.monotonic() - t0, 2)}
+        row = {"t_s": round(time.monotonic() - t0, 2), "at": round(time.time(), 3)}
         try:
             now, cpu = self.cpu_now()
         except (psutil.Error, FileNotFoundError, ProcessLookupError):
             return prev
+        row["app_cpu_s"] = cpu["app"]
         times = psutil.cpu_times_percent(interval=None)  # since the previous sample, all cores together = 100
         row["host_cpu_pct"] = round(100 - times.idle - getattr(times, "iowait", 0), 1)
         # what the hypervisor kept from this machine meanwhile (a virtual machine's steal), % of one core: the machine
@@ -143,6 +145,20 @@ class Sampler(threading.Thread):
     def stop(self):
         self.stop_event.set()
         self.join(timeout=10)
+
+    def keep_between(self, start: float, end: float) -> None:
+        """Only the samples taken from `start` to `end` (epoch s): the figures of a run's measured part."""
+        self.rows = [r for r in self.rows if start <= r["at"] <= end]
+
+    def cpu_ms_per_request(self, requests) -> float | None:
+        """The app's CPU between the first and the last sample over the requests that ended between them (read_k6_csv's
+        requests); None without two samples of the app's CPU and a request between them."""
+        seen = [r for r in self.rows if r.get("app_cpu_s") is not None]
+        if len(seen) < 2:
+            return None
+        first, last = seen[0], seen[-1]
+        ended = int(requests["t_ms"].between(1000 * first["at"], 1000 * last["at"], inclusive="left").sum())
+        return round(1000 * (last["app_cpu_s"] - first["app_cpu_s"]) / ended, 3) if ended else None
 
     def peak(self, col):
         vals = [r[col] for r in self.rows if r.get(col) is not None]
