@@ -48,7 +48,7 @@ PRESETS = {
     # steady, the steps measured again and the cost runs leave no room in 15 minutes for the other experiments
     # (executors, mixed, pool-sweep, cache, gateway: about 2 minutes each here), which --scenarios selects at the same
     # one point (CI runs them in a step of their own).
-    "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=6, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
+    "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),
 }
