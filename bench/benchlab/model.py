@@ -290,6 +290,7 @@ class RunRow:
     local_hit_pct: float | None = None  # cache scenario: lookups the local tier answered
     remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered
     alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)
+    jit_ms_per_s: float | None = None  # the app's JIT compilers' time per second (a JVM's; None: not read)
     downstream_waiting_max: float | None = None  # downstream calls waiting for a REST client connection (HTTP/1.1)
     app_cpus: float | None = None  # the CPU budget the app ran within (--app-cpus); None: the whole machine
     bench_cpu_pct: float | None = None  # bench/run's own process (the sampler among it)

@@ -38,7 +38,7 @@ class FakeK6:
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
                             budget_lifted)
 
-    def measure(self, run, probe, base_url, tokens_file, sampled):
+    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
         self.runs.append(run.tag)
         return dataclasses.replace(fake_row(run), k6_exit=self.exit_code)
 

@@ -38,6 +38,14 @@ def append_windows(out: str, tag: str, per_second: pd.DataFrame) -> None:
     df[WINDOW_COLUMNS].to_csv(path, mode="a", index=False, header=not os.path.isfile(path))
 
 
+def drop_windows(out: str, tag: str) -> None:
+    """Forgets a run's per-second windows: a step measured again is read from its last measurement only."""
+    path = os.path.join(out, WINDOWS_CSV)
+    if os.path.isfile(path):
+        win = pd.read_csv(path)
+        win[win.tag != tag].to_csv(path, index=False)
+
+
 def read(out: str) -> tuple[pd.DataFrame, pd.DataFrame, Environment]:
     """(runs, windows, environment) of a finished or interrupted benchmark, also one an older bench wrote: its
     environment read into the record it was written from (Environment.from_json), its tables given the columns it

@@ -117,29 +117,30 @@ class K6Runs:
         p = self.k6_proc
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
-    def measure(self, run: PlannedRun, probe, base_url, tokens_file, services) -> RunRow:
+    def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1) -> RunRow:
         """k6 at the run's load for SETTLE_S and then the run's seconds, with the sampler (and the profiler) beside
         it; `services` the processes of ours whose CPU is sampled too. Its figures are those of the requests that
-        started after the settling seconds, and of the samples taken meanwhile."""
+        started after the settling seconds, and of the samples taken meanwhile. A step's second measurement keeps
+        its files (samples, k6's log and summary) beside the first's."""
+        name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for name, proc in services.items():
             others[name] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
-                              os.path.join(self.state.out, "samples", f"{run.tag}.csv"), others)
-        k6_csv = os.path.join(self.state.out, "k6", f"{run.tag}.csv.gz")
+                              os.path.join(self.state.out, "samples", f"{name}.csv"), others)
+        k6_csv = os.path.join(self.state.out, "k6", f"{name}.csv.gz")
         profiled = self.profiler is not None and run.runtime == "jvm" and probe is not None
         if profiled:
             self.profiler.start(probe.pid)
         smp.start()
         started_at = time.time()
         try:
-            rc, summary_file = self.k6(run, SETTLE_S + run.seconds, base_url, tokens_file, run.tag,
-                                       csv_path=k6_csv)
+            rc, summary_file = self.k6(run, SETTLE_S + run.seconds, base_url, tokens_file, name, csv_path=k6_csv)
         finally:
             ended_at = time.time()
             smp.stop()
             if profiled:
-                self.profiler.stop(probe.pid, run.tag)
+                self.profiler.stop(probe.pid, name)
         k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
         if os.path.isfile(k6_csv):
             output = windows.read_k6_csv(k6_csv)
@@ -163,6 +164,7 @@ def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_
     """A run's row: k6's figures beside the sampler's means and peaks (sampler.py's columns)."""
     gc_share = counter_rate(smp.rows, "gc_pause_seconds")
     allocated = counter_rate(smp.rows, "allocated_bytes")
+    jit = counter_rate(smp.rows, "jit_ms")
     queue_peaks = (v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None)
     return RunRow(
         tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.model, variant=run.variant,
@@ -181,6 +183,7 @@ def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_
         downstream_waiting_max=smp.peak("downstream_waiting"),
         gc_share_pct=None if gc_share is None else round(100 * gc_share, 2),
         alloc_mb_per_s=None if allocated is None else round(allocated / 2**20, 1),
+        jit_ms_per_s=None if jit is None else round(jit, 1),
         local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),
         remote_hit_pct=smp.share("cache_remote_hits", "cache_remote_lookups"),
         metrics_missed_pct=None if not sampled else

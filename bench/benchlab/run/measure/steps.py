@@ -1,8 +1,8 @@
 """A block's runs on one app: the warm-up until steady, the ladder of loads (skipping a model's steps above its first
 SLO breach) and the capacity searches, each step after the app has drained the previous one, or on a fresh app if it
 could not. A step is measured again, once, where its figures cannot be trusted as they stand: other processes loaded
-the machine meanwhile, or it broke the SLO by a margin that the variation between runs reaches (a breach bounds a
-capacity only once a second measurement confirms it)."""
+the machine meanwhile, the app's JIT was still compiling, or it broke the SLO by a margin that the variation between
+runs reaches (a breach bounds a capacity only once a second measurement confirms it)."""
 import dataclasses
 import itertools
 import os
@@ -15,6 +15,7 @@ from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table, why
 from benchlab.results.environment import SearchRecord, WarmupRecord
+from benchlab.results.steady import SteadyRule
 from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
@@ -61,11 +62,26 @@ def interference(row: dict, max_interference: float) -> str | None:
     return None
 
 
+def compiling(row: dict) -> str | None:
+    """Whether the app's JIT was still compiling during a step (more than a steady app's, results/steady.py), in
+    words; None if not. A warm-up ends once the compilers have been quiet for a few seconds, but they come in bursts:
+    a method called once per request reaches the optimising compiler's threshold after some 10,000 requests, and
+    within a CPU budget a burst of 1.6 s stalls the requests behind it (p99 100 ms at 500/s, 20 ms the step after)."""
+    jit, limit = row.get("jit_ms_per_s"), SteadyRule().jit_ms_per_s
+    if jit is not None and jit == jit and jit > limit:
+        return f"the JIT compiled {jit:.0f} ms per second during it (a steady app: at most {limit:g})"
+    return None
+
+
 def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
-    """Why a step must be measured again, or None: interference (above), or (a step the capacity is read from) it
-    broke the SLO without k6 being the limit and not by a margin."""
+    """Why a step must be measured again, or None: interference (above); the JIT still compiling, where that tells
+    in the figures (a step's breach, any figure of a step no capacity is read from, such as a cost run's CPU per
+    request; a step that held did so in spite of it); or (a step the capacity is read from) it broke the SLO without
+    k6 being the limit and not by a margin."""
     if disturbed := interference(row, max_interference):
         return disturbed
+    if (jit := compiling(row)) and (not bounds_capacity or not slo.holds_slo(row)):
+        return jit
     if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
                 f"of {row['requests'] + row['dropped']}")
@@ -215,6 +231,7 @@ class Steps:
             return row
         log(f"{run.tag}: measuring it again after a pause, {reason}")
         row.superseded = True
+        table.drop_windows(self.state.out, run.tag)
         time.sleep(PAUSE_BEFORE_AGAIN_S)
         limit = self.state.config.max_interference
         if interference(dataclasses.asdict(row), limit):
@@ -231,7 +248,7 @@ class Steps:
         drained = self.drain(run, block) if block.app is not None else 0.0
         if SCENARIOS[run.scenario].inserts_reports and block.db_url:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
-        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled)
+        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
         row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
         row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop
