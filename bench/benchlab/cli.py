@@ -95,7 +95,7 @@ def add_what_runs(p):
                    "loads: every model's CPU per request at a common rate on the steady app); at least 3")
     p.add_argument("--cost-duration", type=float, metavar="S", help="seconds per cost run")
     p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU, in %% "
-                   "of one core, above which a step is measured again (once) and flagged (default 25)")
+                   "of one core, above which a breach or a cost run is measured again (once) and flagged (default 25)")
     p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
 
 

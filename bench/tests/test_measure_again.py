@@ -27,13 +27,20 @@ def row(**figures) -> dict:
     return dict(values, **figures)
 
 
-def test_a_step_beside_another_program_is_measured_again_whatever_its_outcome():
-    # run 2 of the issue: other processes about 47 % of one core during the first jwt-mysql step
-    assert "other processes used 47 %" in measure_again(row(other_cpu_pct=47.0), CORES, 25, bounds_capacity=True)
-    assert "other processes" in measure_again(row(other_cpu_pct=47.0, p99_ms=90.0), CORES, 25, bounds_capacity=False)
-    assert measure_again(row(other_cpu_pct=20.0), CORES, 25, bounds_capacity=True) is None
+def test_a_step_beside_another_program_is_measured_again_where_it_tells():
+    # run 2 of the issue: other processes about 47 % of one core during the first jwt-mysql step, which broke
+    broke = dict(other_cpu_pct=47.0, p99_ms=53.7)
+    assert "other processes used 47 %" in measure_again(row(**broke), CORES, 25, bounds_capacity=True)
+    # a cost run's figures are all disturbed, whatever its p99
+    assert "other processes" in measure_again(row(other_cpu_pct=47.0), CORES, 25, bounds_capacity=False)
+    assert measure_again(row(other_cpu_pct=20.0, p99_ms=53.7), CORES, 25, bounds_capacity=True).startswith(
+        "to confirm a breach")  # under the limit: a breach like any
+    # recorded: reactive held 500/s with p99 21.7 ms beside 38 % of steal, and broke (65.7 ms) when measured again;
+    # the pass stands
+    assert measure_again(row(other_cpu_pct=0.0, steal_cpu_pct=38.0, p99_ms=21.7), CORES, 25,
+                         bounds_capacity=True) is None
     # on a virtual machine the hypervisor's steal takes CPU the same way, though no process here is the reason
-    stolen = measure_again(row(other_cpu_pct=5.0, steal_cpu_pct=30.0), CORES, 25, bounds_capacity=True)
+    stolen = measure_again(row(other_cpu_pct=5.0, steal_cpu_pct=30.0, p99_ms=90.0), CORES, 25, bounds_capacity=True)
     assert stolen == "other processes used 5 % of one core and the hypervisor kept 30 % (more than 25 % in all)"
 
 
@@ -119,7 +126,7 @@ def test_a_step_during_steal_is_measured_again_once_the_machine_is_quiet(tmp_pat
     # one-second samples of the whole machine: a quiet second inside the spell, then three in a row
     busy = iter([70.0, 12.0, 48.0, 12.0, 10.0, 9.0])
     # the first measurement ran during a spell of the hypervisor's steal, the second did not
-    steal, quiet = (dict(p99_ms=21.0, other_cpu_pct=1.0, steal_cpu_pct=s) for s in (45.0, 3.0))
+    steal, quiet = (dict(p99_ms=p99, other_cpu_pct=1.0, steal_cpu_pct=s) for p99, s in ((80.0, 45.0), (21.0, 3.0)))
     monkeypatch.setattr(steps_module.sampler, "machine_busy_pct", lambda seconds: next(busy))
     loads = {"jwt-mysql": [Load("open", 500)]}
     plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 6, 5, 0)
