@@ -51,14 +51,13 @@ class Apps:
             t = time.time()
             db, db_url = services.start_database(pm, java_home, self.state.logs)
             log(f"database ready in {time.time() - t:.0f} s: {db_url}")
+        # No drain on stop: the bench stops the app and the downstream service only between runs (a restart after a
+        # starved run, the end), with nothing in flight worth waiting for (the shipped drain takes 13 s).
         props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
                  "quarkus.datasource.username": config.db_user, "quarkus.datasource.password": config.db_password,
-                 **jwt.props}
-        # No drain on stop: the bench stops the app only between runs (a restart after a starved run, the end),
-        # with nothing in flight worth waiting for.
+                 "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s", **jwt.props}
         app_props = dict(props, **{"quarkus.http.port": config.port,
-                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{config.port + 1}",
-                                   "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"})
+                                   "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{config.port + 1}"})
         if self.gateway():
             app_props["lab.gateway.instances"] = ",".join(f"http://127.0.0.1:{p}" for p in self.backend_ports())
         up = Services(app_props, dict(os.environ, **jwt.env), tokens_file, db_url, db)
