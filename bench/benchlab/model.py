@@ -291,6 +291,7 @@ class RunRow:
     remote_hit_pct: float | None = None  # cache scenario: local misses the Redis tier answered
     alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)
     jit_ms_per_s: float | None = None  # the app's JIT compilers' time per second (a JVM's; None: not read)
+    slo_p99_ms: float | None = None  # the SLO's p99 bound the run was measured against (its scenario's or variant's)
     downstream_waiting_max: float | None = None  # downstream calls waiting for a REST client connection (HTTP/1.1)
     app_cpus: float | None = None  # the CPU budget the app ran within (--app-cpus); None: the whole machine
     bench_cpu_pct: float | None = None  # bench/run's own process (the sampler among it)

@@ -31,3 +31,13 @@ def test_no_step_held_and_top_of_ladder():
     caps = {c.model: c for c in slo.capacities(t)}
     assert caps["worker"].rate == 0 and caps["worker"].high == 100
     assert caps["reactive"].rate == 100 and caps["reactive"].high == 100
+
+
+def test_a_row_is_judged_against_the_bound_it_was_measured_with():
+    # the aggregation measured under its earlier 700 ms bound, read back after the bound became 1 s
+    old = dict(rows("virtual", "aggregate", [(400, 1, 820, 0, 0)])[0], variant="", slo_p99_ms=700.0)
+    assert not slo.holds_slo(old) and slo.holds_slo(dict(old, slo_p99_ms=None))  # unrecorded: the bound now
+    assert slo.scenario_bound_ms(pd.DataFrame([old]), "aggregate") == 700.0
+    # only a variant measured (the quick preset's 1 s holds): its bound, not the 10 s holds'
+    held = dict(rows("worker", "hold", [(200, 1, 1500, 0, 0)])[0], variant="1s", load_model="closed")
+    assert slo.scenario_bound_ms(pd.DataFrame([held]), "hold") == 2000.0 and slo.holds_slo(held)

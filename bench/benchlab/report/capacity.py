@@ -53,7 +53,7 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
                         + ([knee_vs_steady(steady_cost.get((scenario, c.model)), knees.get((scenario, c.model)))]
                            if costs else []))
     note = ("Capacity = the highest offered arrival rate at which the model held the SLO "
-            f"({', '.join(f'{s}: p99 <= {SCENARIOS[s].slo_p99_ms:g} ms' for s in first)}; failed requests + "
+            f"({', '.join(f'{s}: p99 <= {slo.scenario_bound_ms(runs, s):g} ms' for s in first)}; failed requests + "
             f"dropped iterations <= {percent(SLO_MAX_BAD_SHARE)} of those offered) at that step and every lower one; "
             "median over repetitions. Interval: from the lowest repetition's capacity to the next step above the "
             "highest one (the ladder's resolution). Limit: " + "; ".join(
@@ -83,7 +83,7 @@ def verdicts(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> 
         sc = sorted((c for c in caps if c.scenario == scenario), key=lambda c: -c.rate)
         if not sc:
             continue
-        slo_text = f"p99 <= {SCENARIOS[scenario].slo_p99_ms:g} ms"
+        slo_text = f"p99 <= {slo.scenario_bound_ms(runs, scenario):g} ms"
         search = f"a capacity search (--loads {scenario}=search:{max(sc[0].steps):g}) finds where each model breaks"
         if len(sc) > 1 and all(unbounded(c, env) for c in sc):
             out.append(f"{scenario}: every model held the SLO ({slo_text}) at every rate offered, up to "

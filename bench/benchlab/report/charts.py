@@ -12,7 +12,6 @@ from benchlab.report.layout import model_color, model_order
 from benchlab.results import slo
 from benchlab.results.environment import Environment
 from benchlab.results.table import median_rows
-from benchlab.scenarios import SCENARIOS
 
 
 def capacity_chart(caps: list[slo.Capacity], env: Environment) -> list[str]:
@@ -42,7 +41,7 @@ def curves(runs: pd.DataFrame, capacities: list[slo.Capacity]) -> list[str]:
     med = median_rows(runs[runs.load_model == LoadKind.OPEN])
     caps = {(c.scenario, c.model): c for c in capacities}
     for scenario, g in med.groupby("scenario"):
-        slo_ms = SCENARIOS[scenario].slo_p99_ms
+        slo_ms = slo.scenario_bound_ms(runs, scenario)
         models = model_order(g.model)
         fig = go.Figure()
         if g.load.nunique() == 1:

@@ -9,12 +9,30 @@ from benchlab.model import SLO_MAX_BAD_SHARE, LoadKind
 from benchlab.scenarios import slo_p99_ms
 
 
+def bound_ms(row) -> float:
+    """The p99 bound a row is judged against: the one it was measured with, else (a table an older bench wrote) its
+    scenario's (variant's) bound now."""
+    recorded = row.get("slo_p99_ms")
+    if recorded is not None and recorded == recorded:
+        return float(recorded)
+    return slo_p99_ms(row["scenario"], variant_text(row.get("variant")))
+
+
+def scenario_bound_ms(runs: pd.DataFrame, scenario: str) -> float:
+    """The p99 bound a scenario's rows were measured with (bound_ms): its app as configured's, else (only variants
+    measured, such as the quick preset's 1 s holds) the first variant's."""
+    rows = runs[runs.scenario == scenario]
+    plain = rows[rows["variant"].fillna("") == ""] if "variant" in rows else rows
+    return bound_ms((plain if len(plain) else rows).iloc[0]) if len(rows) else slo_p99_ms(scenario, "")
+
+
 def holds_slo(row) -> bool:
-    """p99 within the scenario's bound (its variant's) and failed + dropped within SLO_MAX_BAD_SHARE of what was
-    offered. The p99 is over every request, failed ones included (their durations stay in k6's http_req_duration)."""
+    """p99 within the bound it was measured against (bound_ms) and failed + dropped within SLO_MAX_BAD_SHARE of what
+    was offered. The p99 is over every request, failed ones included (their durations stay in k6's
+    http_req_duration)."""
     offered = row["requests"] + row["dropped"]
     bad = row["errors"] + row["dropped"]
-    bound = slo_p99_ms(row["scenario"], variant_text(row.get("variant")))
+    bound = bound_ms(row)
     return bool(offered > 0 and row["p99_ms"] is not None and row["p99_ms"] <= bound
                 and bad <= SLO_MAX_BAD_SHARE * offered)
 
@@ -30,8 +48,7 @@ MARGIN_BAD_SHARE = 0.05
 def breach_by_margin(row) -> bool:
     """A breach that a second measurement would only repeat: far beyond the SLO's p99, or many requests lost."""
     offered = row["requests"] + row["dropped"]
-    bound = slo_p99_ms(row["scenario"], variant_text(row.get("variant")))
-    return bool((row["p99_ms"] or 0) > MARGIN_P99_FACTOR * bound
+    return bool((row["p99_ms"] or 0) > MARGIN_P99_FACTOR * bound_ms(row)
                 or (offered and (row["errors"] + row["dropped"]) > MARGIN_BAD_SHARE * offered))
 
 

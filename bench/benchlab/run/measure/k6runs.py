@@ -183,7 +183,7 @@ def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_
         downstream_waiting_max=smp.peak("downstream_waiting"),
         gc_share_pct=None if gc_share is None else round(100 * gc_share, 2),
         alloc_mb_per_s=None if allocated is None else round(allocated / 2**20, 1),
-        jit_ms_per_s=None if jit is None else round(jit, 1),
+        jit_ms_per_s=None if jit is None else round(jit, 1), slo_p99_ms=slo_p99_ms(run.scenario, run.variant),
         local_hit_pct=smp.share("cache_local_hits", "cache_local_lookups"),
         remote_hit_pct=smp.share("cache_remote_hits", "cache_remote_lookups"),
         metrics_missed_pct=None if not sampled else
