@@ -75,11 +75,15 @@ def compiling(row: dict) -> str | None:
 
 def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
     """Why a step must be measured again, or None: interference (above) or the JIT still compiling, where either
-    tells in the figures (a breach, or any figure of a step no capacity is read from, such as a cost run's CPU per
-    request; a step that held did so in spite of them, and measuring it again would let chance undo a pass); or (a
-    step the capacity is read from) it broke the SLO without k6 being the limit and not by a margin."""
-    tells = not bounds_capacity or not slo.holds_slo(row)
-    if tells and (disturbed := interference(row, max_interference) or compiling(row)):
+    tells in the figures: any figure of a step no capacity is read from (a cost run's CPU per request), a breach
+    (the JIT's only short of a breach by a margin: a burst of compiling costs a second or two, not a saturated
+    step's losses); a step that held did so in spite of them, and measuring it again would let chance undo a pass.
+    Or (a step the capacity is read from) it broke the SLO without k6 being the limit and not by a margin."""
+    if not bounds_capacity:
+        return interference(row, max_interference) or compiling(row)
+    if slo.holds_slo(row):
+        return None
+    if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
         return disturbed
     if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
