@@ -292,6 +292,9 @@ class RunRow:
     alloc_mb_per_s: float | None = None  # the app's allocation rate (the JVM's allocated-bytes counter)
     jit_ms_per_s: float | None = None  # the app's JIT compilers' time per second (a JVM's; None: not read)
     slo_p99_ms: float | None = None  # the SLO's p99 bound the run was measured against (its scenario's or variant's)
+    # Failed requests over the whole k6 run, its settling seconds included (model.SETTLE_S): the span of k6's own
+    # counts, such as checks_failed. None: not recorded (errors then).
+    failed_all: int | None = None
     downstream_waiting_max: float | None = None  # downstream calls waiting for a REST client connection (HTTP/1.1)
     app_cpus: float | None = None  # the CPU budget the app ran within (--app-cpus); None: the whole machine
     bench_cpu_pct: float | None = None  # bench/run's own process (the sampler among it)

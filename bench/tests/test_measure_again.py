@@ -149,3 +149,14 @@ def test_waiting_for_quiet_gives_up_at_its_limit(monkeypatch):
     monkeypatch.setattr(steps_module.sampler, "machine_busy_pct", lambda seconds: 80.0)
     waited, quiet = steps_module.wait_quiet(25, longest_s=30)
     assert not quiet and waited == 30
+
+
+def test_failed_checks_are_set_against_the_failed_requests_of_the_whole_k6_run():
+    run = PlannedRun(1, "jvm", "aggregate", Load("open", 1100), 1, "reactive", 4)
+    steps = Steps(BenchState(config=None, plan=None, pm=None, env=Environment(cores=CORES)), None, {})
+    # recorded: 17 failed checks at 1100/s, every failed request of it in the settling seconds (not measured)
+    overloaded = dataclasses.replace(fake_row(run), k6_exit=99, checks_failed=17, errors=0, failed_all=17)
+    steps.check(overloaded)
+    assert steps.state.failures == []
+    steps.check(dataclasses.replace(overloaded, failed_all=0))  # a wrong body answered with 200: the app is broken
+    assert steps.state.failures == [f"{run.tag}: 17 failed checks without failed requests"]

@@ -156,6 +156,8 @@ class K6Runs:
         row = run_row(run, figures, dropped, k6_summary, rc, smp, smp.cpu_ms_per_request(output.requests),
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
         row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
+        row.failed_all = int((~output.requests["ok"]).sum()) if output is not windows.NO_OUTPUT \
+            else int(k6_summary.get("errors", 0))
         return row
 
 

@@ -294,6 +294,6 @@ class Steps:
     def check(self, row: RunRow):
         if row.k6_exit not in (0, 99):
             self.state.failures.append(f"{row.tag}: k6 exit {row.k6_exit} (script error, setup failure or killed)")
-        if row.checks_failed and row.errors == 0:
+        if row.checks_failed and (row.errors if row.failed_all is None else row.failed_all) == 0:
             # failed checks on answered requests (wrong body): the app is broken, not overloaded
             self.state.failures.append(f"{row.tag}: {row.checks_failed} failed checks without failed requests")
