@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from benchlab.model import Load, PlannedRun
+from benchlab.model import Load, LoadKind, PlannedRun
 from benchlab.plan.planner import make_plan
 from benchlab.results import slo, table
 from benchlab.results.environment import Environment
@@ -30,51 +30,54 @@ def row(**figures) -> dict:
 def test_a_step_beside_another_program_is_measured_again_where_it_tells():
     # run 2 of the issue: other processes about 47 % of one core during the first jwt-mysql step, which broke
     broke = dict(other_cpu_pct=47.0, p99_ms=53.7)
-    assert "other processes used 47 %" in measure_again(row(**broke), CORES, 25, bounds_capacity=True)
+    assert "other processes used 47 %" in measure_again(row(**broke), CORES, 25, LoadKind.OPEN)
     # a cost run's figures are all disturbed, whatever its p99
-    assert "other processes" in measure_again(row(other_cpu_pct=47.0), CORES, 25, bounds_capacity=False)
-    assert measure_again(row(other_cpu_pct=20.0, p99_ms=53.7), CORES, 25, bounds_capacity=True).startswith(
+    assert "other processes" in measure_again(row(other_cpu_pct=47.0), CORES, 25, LoadKind.COST)
+    assert measure_again(row(other_cpu_pct=20.0, p99_ms=53.7), CORES, 25, LoadKind.OPEN).startswith(
         "to confirm a breach")  # under the limit: a breach like any
     # recorded: reactive held 500/s with p99 21.7 ms beside 38 % of steal, and broke (65.7 ms) when measured again;
     # the pass stands
     assert measure_again(row(other_cpu_pct=0.0, steal_cpu_pct=38.0, p99_ms=21.7), CORES, 25,
-                         bounds_capacity=True) is None
+                         LoadKind.OPEN) is None
     # on a virtual machine the hypervisor's steal takes CPU the same way, though no process here is the reason
-    stolen = measure_again(row(other_cpu_pct=5.0, steal_cpu_pct=30.0, p99_ms=90.0), CORES, 25, bounds_capacity=True)
+    stolen = measure_again(row(other_cpu_pct=5.0, steal_cpu_pct=30.0, p99_ms=90.0), CORES, 25, LoadKind.OPEN)
     assert stolen == "other processes used 5 % of one core and the hypervisor kept 30 % (more than 25 % in all)"
 
 
 def test_a_step_while_the_jit_compiles_is_measured_again_where_it_tells():
     # recorded: a worker cost run at 500/s, 1.65 s of compiling in its last two seconds, p99 103.8 ms and 6 dropped
     burst = dict(jit_ms_per_s=330.0, p99_ms=103.8, dropped=6)
-    assert measure_again(row(**burst), CORES, 25, bounds_capacity=False) == \
+    assert measure_again(row(**burst), CORES, 25, LoadKind.COST) == \
         "the JIT compiled 330 ms per second during it (a steady app: at most 50)"
-    assert measure_again(row(**burst), CORES, 25, bounds_capacity=True).startswith("the JIT compiled 330 ms")
+    assert measure_again(row(**burst), CORES, 25, LoadKind.OPEN).startswith("the JIT compiled 330 ms")
     # its CPU per request counts the compilers': a cost run is measured again even though nothing broke
-    assert measure_again(row(jit_ms_per_s=330.0), CORES, 25, bounds_capacity=False) is not None
+    assert measure_again(row(jit_ms_per_s=330.0), CORES, 25, LoadKind.COST) is not None
     # a saturated step loses more than a burst of compiling can explain (recorded: 1327 failed of 8000 at 2000/s)
     assert measure_again(row(jit_ms_per_s=409.0, p99_ms=431.6, requests=6700, errors=1327, dropped=917), CORES, 25,
-                         bounds_capacity=True) is None
-    # a search step that held did so in spite of the compiling
-    assert measure_again(row(jit_ms_per_s=330.0), CORES, 25, bounds_capacity=True) is None
-    assert measure_again(row(jit_ms_per_s=12.0), CORES, 25, bounds_capacity=False) is None
-    assert measure_again(row(jit_ms_per_s=None), CORES, 25, bounds_capacity=False) is None  # native: no JIT
+                         LoadKind.OPEN) is None
+    # a search step that held did so in spite of the compiling, and so did a fixed closed-model step (recorded: 1 s
+    # holds on a fresh app, 550 ms per second of compiling, p99 1078 ms against 2 s)
+    hold = dict(row(jit_ms_per_s=550.0, p99_ms=1078.0), scenario="hold", variant="1s", load_model="closed")
+    assert measure_again(hold, CORES, 25, LoadKind.CLOSED) is None
+    assert measure_again(row(jit_ms_per_s=330.0), CORES, 25, LoadKind.OPEN) is None
+    assert measure_again(row(jit_ms_per_s=12.0), CORES, 25, LoadKind.COST) is None
+    assert measure_again(row(jit_ms_per_s=None), CORES, 25, LoadKind.COST) is None  # native: no JIT
 
 
 def test_a_borderline_breach_is_confirmed_before_it_bounds_a_search():
     # run 3 of the issue: virtual "broke" at 1,000/s with p99 53.7 ms against an SLO of 50
-    reason = measure_again(row(p99_ms=53.7), CORES, 25, bounds_capacity=True)
+    reason = measure_again(row(p99_ms=53.7), CORES, 25, LoadKind.OPEN)
     assert reason.startswith("to confirm a breach: p99 53.7 ms")
-    assert measure_again(row(p99_ms=53.7), CORES, 25, bounds_capacity=False) is None  # a cost run bounds nothing
+    assert measure_again(row(p99_ms=53.7), CORES, 25, LoadKind.COST) is None  # a cost run bounds nothing
 
 
 def test_a_breach_by_a_margin_or_caused_by_k6_is_not_measured_again():
-    assert measure_again(row(p99_ms=900.0), CORES, 25, bounds_capacity=True) is None  # 18x the SLO
+    assert measure_again(row(p99_ms=900.0), CORES, 25, LoadKind.OPEN) is None  # 18x the SLO
     starved = row(requests=4000, errors=320)  # 8 % of the requests failed
     assert not slo.breach_by_margin(row(requests=4000, dropped=48))  # 1.2 %: what one stall drops at 700/s
-    assert slo.breach_by_margin(starved) and measure_again(starved, CORES, 25, bounds_capacity=True) is None
+    assert slo.breach_by_margin(starved) and measure_again(starved, CORES, 25, LoadKind.OPEN) is None
     generator = row(p99_ms=60.0, k6_cpu_pct=195.0)  # k6 saturated: the search ends there instead
-    assert measure_again(generator, CORES, 25, bounds_capacity=True) is None
+    assert measure_again(generator, CORES, 25, LoadKind.OPEN) is None
 
 
 class TwoMeasurements:

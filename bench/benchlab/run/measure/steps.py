@@ -73,19 +73,20 @@ def compiling(row: dict) -> str | None:
     return None
 
 
-def measure_again(row: dict, cores: int, max_interference: float, bounds_capacity: bool) -> str | None:
-    """Why a step must be measured again, or None: interference (above) or the JIT still compiling, where either
-    tells in the figures: any figure of a step no capacity is read from (a cost run's CPU per request), a breach
-    (the JIT's only short of a breach by a margin: a burst of compiling costs a second or two, not a saturated
-    step's losses); a step that held did so in spite of them, and measuring it again would let chance undo a pass.
-    Or (a step the capacity is read from) it broke the SLO without k6 being the limit and not by a margin."""
-    if not bounds_capacity:
+def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> str | None:
+    """Why a step (of this load kind) must be measured again, or None. Interference (above) or the JIT still
+    compiling, where either tells in the figures: any figure of a cost run (its CPU per request counts the compilers'
+    and the others' share of the budget), or a breach (the JIT's only short of a breach by a margin: a burst of
+    compiling costs a second or two, not a saturated step's losses). A step that held did so in spite of them, and
+    measuring it again would let chance undo a pass. Or (an open-model step: a capacity is read from it) it broke the
+    SLO without k6 being the limit and not by a margin."""
+    if kind == LoadKind.COST:
         return interference(row, max_interference) or compiling(row)
     if slo.holds_slo(row):
         return None
     if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
         return disturbed
-    if bounds_capacity and not slo.holds_slo(row) and not generator_limited(row, cores) and not slo.breach_by_margin(row):
+    if kind == LoadKind.OPEN and not generator_limited(row, cores) and not slo.breach_by_margin(row):
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
                 f"of {row['requests'] + row['dropped']}")
     return None
@@ -229,7 +230,7 @@ class Steps:
         step's; the first stays in the table, marked superseded, and the report lists both."""
         row = self.measure(run, block, position)
         reason = measure_again(dataclasses.asdict(row), self.cores, self.state.config.max_interference,
-                               bounds_capacity=run.load.kind == LoadKind.OPEN)
+                               run.load.kind)
         if reason is None:
             return row
         log(f"{run.tag}: measuring it again after a pause, {reason}")
