@@ -131,3 +131,16 @@ def test_other_processes_are_the_machines_cpu_less_ours_and_only_where_all_of_ou
     assert "other_cpu_pct" not in first and "other_cpu_pct" not in second  # no previous reading; k6 not yet read
     # 80 % of 2 cores = 160 % of one; less the app 40, k6 80, the database 10, the steal 10 and the interrupts 5
     assert third["other_cpu_pct"] == 15.0 and third["steal_cpu_pct"] == 10.0
+
+
+def test_no_young_collection_during_a_run_leaves_its_allocation_rate_unknown():
+    from benchlab.model import Load, PlannedRun
+    from benchlab.run.measure.k6runs import run_row
+    from benchlab.run.measure.sampler import Sampler
+    smp = Sampler(None, "http://unused", "/dev/null")
+    run = PlannedRun(1, "jvm", "aggregate", Load("cost", 80), 1, "virtual", 4)
+    row = lambda: run_row(run, windows.summary(windows.EMPTY), 0, {}, 0, smp, None, True, 0.0, 4.0)  # noqa: E731
+    smp.rows = [{"t_s": 0.0, "allocated_bytes": 5e9}, {"t_s": 4.0, "allocated_bytes": 5e9}]
+    assert row().alloc_mb_per_s is None  # recorded: 80 aggregations/s, 4 s without a collection read as 0.0 MB/s
+    smp.rows[1]["allocated_bytes"] = 5e9 + 4 * 2**20 * 30
+    assert row().alloc_mb_per_s == 30.0

@@ -51,7 +51,8 @@ def cost_table(costs: list[Cost]) -> Table:
         "Student's t over the runs; the ratio's: over the log ratios of the runs of one repetition, which ran one "
         "after the other (a few runs give wide intervals: \"no detectable difference\" means that). At a lower rate more of the app's background work (timers, "
         "the sampler's scrapes) falls on each request, alike for every model. RSS and allocation rate: medians of the "
-        "runs (RSS is process-wide). k6's CPU per request is what the load generator paid for the same requests.")
+        "runs (RSS is process-wide; the allocation rate is counted at young collections: blank where a run had "
+        "none). k6's CPU per request is what the load generator paid for the same requests.")
 
 
 def warmup_table(env: Environment) -> Table | None:

@@ -165,7 +165,8 @@ def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_
             ended_at) -> RunRow:
     """A run's row: k6's figures beside the sampler's means and peaks (sampler.py's columns)."""
     gc_share = counter_rate(smp.rows, "gc_pause_seconds")
-    allocated = counter_rate(smp.rows, "allocated_bytes")
+    # the JVM counts allocations at each young collection: none during the run says nothing, not "no allocation"
+    allocated = counter_rate(smp.rows, "allocated_bytes") or None
     jit = counter_rate(smp.rows, "jit_ms")
     queue_peaks = (v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None)
     return RunRow(
