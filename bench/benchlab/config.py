@@ -45,7 +45,7 @@ PRESETS = {
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
     # interval is the search's own bracket), then article 002's held connections at one point; the warm-ups until
-    # steady, the steps measured again and the cost runs leave no room in 15 minutes for the other experiments
+    # steady, the steps measured again and the cost runs leave no room in a quarter of an hour for the other experiments
     # (executors, mixed, pool-sweep, cache, gateway: about 2 minutes each here), which --scenarios selects at the same
     # one point (CI runs them in a step of their own).
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
