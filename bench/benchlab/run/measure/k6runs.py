@@ -145,10 +145,11 @@ class K6Runs:
         if os.path.isfile(k6_csv):
             output = windows.read_k6_csv(k6_csv)
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
-        else:  # k6 did not get to write it: its summary's count of dropped iterations is all there is
-            output = windows.NO_OUTPUT
-        requests, dropped, since_ms = windows.settled(output, SETTLE_S)
-        dropped = dropped if output is not windows.NO_OUTPUT else int(k6_summary.get("dropped_iterations", 0))
+            requests, dropped, since_ms = windows.settled(output, SETTLE_S)
+            failed_all = int((~output.requests["ok"]).sum())
+        else:  # k6 did not get to write it: its summary's counts are all there is
+            output, requests, since_ms = windows.NO_OUTPUT, windows.EMPTY, None
+            dropped, failed_all = int(k6_summary.get("dropped_iterations", 0)), int(k6_summary.get("errors", 0))
         if since_ms is not None:
             smp.keep_between(since_ms / 1000, float(requests["t_ms"].max()) / 1000 if len(requests) else ended_at)
         table.append_windows(self.state.out, run.tag, windows.per_second(requests))
@@ -156,8 +157,7 @@ class K6Runs:
         row = run_row(run, figures, dropped, k6_summary, rc, smp, smp.cpu_ms_per_request(output.requests),
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
         row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
-        row.failed_all = int((~output.requests["ok"]).sum()) if output is not windows.NO_OUTPUT \
-            else int(k6_summary.get("errors", 0))
+        row.failed_all = failed_all
         return row
 
 
