@@ -242,10 +242,10 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
 AGAIN_INTRO = ("A step is measured a second time, after a pause, where its first measurement cannot be trusted as it "
                "stands: other processes used more of the machine than --max-interference allows or the app's JIT "
                "was still compiling, where that tells (a breach, or a cost run's figures: a step that held did so "
-               "in spite of it), or it broke the SLO by a margin the variation between runs reaches (a breach bounds a capacity only if it breaks again; "
-               f"one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with over {percent(MARGIN_BAD_SHARE, 0)} of its "
-               "requests lost counts at once). The second measurement is the step's; the first stays in results.csv, "
-               "marked superseded.")
+               "in spite of it), or it broke the SLO by a margin the variation between runs reaches (a breach "
+               f"bounds a capacity only if it breaks again; one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with "
+               f"over {percent(MARGIN_BAD_SHARE, 0)} of its requests lost counts at once). The second measurement "
+               "is the step's; the first stays in results.csv, marked superseded.")
 
 
 def render(out: str) -> dict[str, str]:

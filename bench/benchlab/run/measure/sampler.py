@@ -38,8 +38,8 @@ METRICS = {
     "cache_remote_lookups": ("lab_cache_remote_total", None),
 }
 # at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
-COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct", "downstream_cpu_pct",
-           "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
+COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
+           "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS]
 
 
