@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 
 from benchlab.formatting import describe, summary
-from benchlab.project import AOT_OPTIONS, APP_DIR, ISSUER, ROOT, rss_mb, started_in
+from benchlab.project import AOT_OPTIONS, APP_DIR, ISSUER, NO_DRAIN_PROPS, ROOT, rss_mb, started_in
 
 EMAIL = "user1@example.com"
 
@@ -79,8 +79,7 @@ def app_props(port, db_url, user, password):
     return {"quarkus.http.host": "127.0.0.1", "quarkus.http.port": port, "quarkus.datasource.jdbc.url": db_url,
             "quarkus.datasource.username": user, "quarkus.datasource.password": password,
             "mp.jwt.verify.publickey.algorithm": "HS256", "mp.jwt.verify.issuer": ISSUER,
-            # Nothing in flight to drain between cold starts.
-            "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s"}
+            **NO_DRAIN_PROPS}
 
 
 def stop(proc, grace_s=20):

@@ -5,7 +5,7 @@ import dataclasses
 import os
 import time
 
-from benchlab.project import ROOT, rss_mb
+from benchlab.project import NO_DRAIN_PROPS, ROOT, rss_mb
 from benchlab.run.procs import log
 from benchlab.run.provision import health, pinning, runtimes, services
 from benchlab.run.state import BenchState
@@ -51,11 +51,9 @@ class Apps:
             t = time.time()
             db, db_url = services.start_database(pm, java_home, self.state.logs)
             log(f"database ready in {time.time() - t:.0f} s: {db_url}")
-        # No drain on stop: the bench stops the app and the downstream service only between runs (a restart after a
-        # starved run, the end), with nothing in flight worth waiting for (the shipped drain takes 13 s).
         props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
                  "quarkus.datasource.username": config.db_user, "quarkus.datasource.password": config.db_password,
-                 "quarkus.shutdown.delay-enabled": "false", "quarkus.shutdown.timeout": "1s", **jwt.props}
+                 **NO_DRAIN_PROPS, **jwt.props}
         app_props = dict(props, **{"quarkus.http.port": config.port,
                                    "quarkus.rest-client.downstream.url": f"http://127.0.0.1:{config.port + 1}"})
         if self.gateway():
