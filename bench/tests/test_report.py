@@ -31,8 +31,8 @@ def test_markdown_matches_the_golden_file(rendered):
 
 def test_the_answer_comes_first_then_the_steady_cost_and_capacity_at_the_slo(rendered):
     headings = re.findall(r"^## (.+)$", rendered["md"], flags=re.M)
-    assert headings[:5] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
-                            "Warm-up until steady"]
+    assert headings[:6] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
+                            "Steps kept in spite of a disturbance", "Warm-up until steady"]
 
 
 def test_html_has_the_same_tables_and_plotly_once_under_5_mb(rendered):
@@ -117,8 +117,9 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
         json.dump(results, f)
     out = report.render(str(tmp_path))
     headings = re.findall(r"^## (.+)$", out["md"], flags=re.M)
-    assert headings[:6] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
-                            "Warm-up until steady", "Start-up and footprint per runtime"]
+    assert headings[:7] == ["The answer", "Steady-state CPU per request", "Capacity at the SLO", "Steps measured again",
+                            "Steps kept in spite of a disturbance", "Warm-up until steady",
+                            "Start-up and footprint per runtime"]
     assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
     assert "| native | not built on this machine" in out["md"]
     assert "warm-up after a fresh start: jwt-mysql" in out["html"]

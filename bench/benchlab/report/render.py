@@ -219,6 +219,8 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
                            + resources_at_the_knee(runs, caps)))
     if again:
         out.append(Section("Steps measured again", findings=again, intro=AGAIN_INTRO))
+    if kept := steady.disturbed_but_kept(runs, env.max_interference):
+        out.append(Section("Steps kept in spite of a disturbance", findings=kept, intro=KEPT_INTRO))
     if (warm := steady.warmup_table(env)) is not None:
         out.append(Section(warm.title, warm, charts=steady.warmup_charts(env)))
     start_up = footprint.footprint_table(env, runs)
@@ -246,6 +248,11 @@ AGAIN_INTRO = ("A step is measured a second time, after a pause, where its first
                f"bounds a capacity only if it breaks again; one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with "
                f"over {percent(MARGIN_BAD_SHARE, 0)} of its requests lost counts at once). The second measurement "
                "is the step's; the first stays in results.csv, marked superseded.")
+
+
+KEPT_INTRO = ("Their figures stand as measured, with the disturbance named beside them: a step that held the SLO while "
+              "other processes, the hypervisor or the JIT took part of the machine (a second measurement could only "
+              "let chance undo the pass), or a second measurement disturbed in its turn.")
 
 
 def render(out: str) -> dict[str, str]:

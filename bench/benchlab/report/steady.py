@@ -1,6 +1,6 @@
 """The report's steady-state views: what a request costs each model on the warm app (its verdict on the first screen,
 and the table behind it), how long each warm-up took to steady state (a table and its curves), and every step that
-was measured again, with why and what the second measurement found."""
+was measured again, with why and what the second measurement found, and the steps whose figures stand with a disturbance in them."""
 from __future__ import annotations
 
 import pandas as pd
@@ -8,9 +8,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchlab.formatting import Fixed, num
-from benchlab.model import MODEL_COLORS, step_label
+from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
+from benchlab.results.again import disturbance
 from benchlab.results.cost import Cost
 from benchlab.results.environment import Environment
 
@@ -117,8 +118,34 @@ def measured_again(all_runs: pd.DataFrame) -> list[str]:
     return out
 
 
+def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> list[str]:
+    """The steps whose figures stand although something disturbed them: a step that held the SLO in spite of other
+    processes, the hypervisor's steal or the JIT (measure_again leaves a pass as it is), and a second measurement
+    disturbed in its turn (a step is measured at most twice). final_runs: each step's last measurement."""
+    out = []
+    for _, row in final_runs.iterrows():
+        why = disturbance(row, max_interference)
+        if why is None:
+            continue
+        where = f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)} (repetition {int(row.repetition)})"
+        if (row.get("attempt") or 1) > 1:
+            out.append(f"{where}: its second measurement was disturbed too ({why}); {verdict(row)}. It stands, with "
+                       "that in it: a step is measured at most twice.")
+        elif row.load_model != LoadKind.COST and slo.holds_slo(row):
+            out.append(f"{where}: held the SLO although {why}; {figures(row)}. Not measured again: the disturbance "
+                       "can only have hurt the step.")
+    return out
+
+
+def figures(row) -> str:
+    return f"p99 {num(row.p99_ms)} ms, {int(row.errors)} failed, {int(row.dropped)} dropped"
+
+
+def verdict(row) -> str:
+    return f"{'held the SLO' if slo.holds_slo(row) else 'broke the SLO'}, {figures(row)}"
+
+
 def outcome(row) -> str:
-    held = "held the SLO" if slo.holds_slo(row) else "broke the SLO"
-    return (f"{held}, p99 {num(row.p99_ms)} ms, {int(row.errors)} failed, {int(row.dropped)} dropped"
+    return (verdict(row)
             + (f", other processes {num(row.other_cpu_pct)} % of a core" if pd.notna(row.get("other_cpu_pct")) else "")
             + (f", the hypervisor's steal {num(row.steal_cpu_pct)} %" if (row.get("steal_cpu_pct") or 0) >= 1 else ""))

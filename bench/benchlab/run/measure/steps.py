@@ -13,9 +13,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
-from benchlab.results import slo, table, why
+from benchlab.results import slo, table
+from benchlab.results.again import generator_limited, interference, measure_again
 from benchlab.results.environment import SearchRecord, WarmupRecord
-from benchlab.results.steady import SteadyRule
 from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
@@ -43,53 +43,6 @@ class Block:
     db_url: str | None
     restarts: int = 0
     broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
-
-
-def generator_limited(row: dict, cores: int) -> bool:
-    """Whether k6 itself was the first resource to saturate in a run (why.py): then a breach is not the app's."""
-    hits = why.saturated(row, cores)
-    return bool(hits) and hits[0][1].resource == "k6 CPU"
-
-
-def interference(row: dict, max_interference: float) -> str | None:
-    """Whether other processes (and the hypervisor's steal, on a virtual machine) took more of the machine during a
-    step than the limit (% of one core), in words; None if not."""
-    other, steal = row.get("other_cpu_pct"), row.get("steal_cpu_pct") or 0.0
-    if other is not None and other + steal > max_interference:
-        return (f"other processes used {other:.0f} % of one core" + (f" and the hypervisor kept {steal:.0f} %"
-                                                                       if steal >= 1 else "")
-                + f" (more than {max_interference:g} % in all)")
-    return None
-
-
-def compiling(row: dict) -> str | None:
-    """Whether the app's JIT was still compiling during a step (more than a steady app's, results/steady.py), in
-    words; None if not. A warm-up ends once the compilers have been quiet for a few seconds, but they come in bursts:
-    a method called once per request reaches the optimising compiler's threshold after some 10,000 requests, and
-    within a CPU budget a burst of 1.6 s stalls the requests behind it (p99 100 ms at 500/s, 20 ms the step after)."""
-    jit, limit = row.get("jit_ms_per_s"), SteadyRule().jit_ms_per_s
-    if jit is not None and jit == jit and jit > limit:
-        return f"the JIT compiled {jit:.0f} ms per second during it (a steady app: at most {limit:g})"
-    return None
-
-
-def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> str | None:
-    """Why a step (of this load kind) must be measured again, or None. Interference (above) or the JIT still
-    compiling, where either tells in the figures: any figure of a cost run (its CPU per request counts the compilers'
-    and the others' share of the budget), or a breach (the JIT's only short of a breach by a margin: a burst of
-    compiling costs a second or two, not a saturated step's losses). A step that held did so in spite of them, and
-    measuring it again would let chance undo a pass. Or (an open-model step: a capacity is read from it) it broke the
-    SLO without k6 being the limit and not by a margin."""
-    if kind == LoadKind.COST:
-        return interference(row, max_interference) or compiling(row)
-    if slo.holds_slo(row):
-        return None
-    if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
-        return disturbed
-    if kind == LoadKind.OPEN and not generator_limited(row, cores) and not slo.breach_by_margin(row):
-        return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
-                f"of {row['requests'] + row['dropped']}")
-    return None
 
 
 def wait_quiet(limit_pct: float, longest_s: float = QUIET_WAIT_S) -> tuple[float, bool]:
