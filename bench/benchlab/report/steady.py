@@ -12,7 +12,7 @@ from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
 from benchlab.results.again import disturbance
-from benchlab.results.cost import Cost
+from benchlab.results.cost import ONE_APP_FACTOR, Cost
 from benchlab.results.environment import Environment
 
 
@@ -27,9 +27,7 @@ def cost_verdicts(costs: list[Cost]) -> list[str]:
     for scenario in dict.fromkeys(c.scenario for c in costs):
         mine = [c for c in costs if c.scenario == scenario]
         cheapest, others = mine[0], mine[1:]
-        parts = [f"{c.model} {c.ratio:.2f}x ({interval(c.ratio_low, c.ratio_high)})" if c.detectable
-                 else f"{c.model} no detectable difference ({c.ratio:.2f}x, {interval(c.ratio_low, c.ratio_high)})"
-                 for c in others]
+        parts = [f"{c.model} {versus(c)}" for c in others]
         out.append(f"{scenario}, steady CPU per request at {cheapest.rate:g}/s: {cheapest.model} "
                    f"{cheapest.cpu_ms:.3f} ms ({interval(cheapest.low, cheapest.high, 3)})"
                    + (f"; {'; '.join(parts)}" if parts else "")
@@ -39,10 +37,20 @@ def cost_verdicts(costs: list[Cost]) -> list[str]:
     return out
 
 
+def versus(c: Cost) -> str:
+    """A model's cost against the cheapest one's, as the verdict says it."""
+    ratio = f"{c.ratio:.2f}x, {interval(c.ratio_low, c.ratio_high)}"
+    if c.told_apart:
+        return f"{c.ratio:.2f}x ({interval(c.ratio_low, c.ratio_high)})"
+    if c.detectable:
+        return f"not told apart by one app ({ratio}: within x{ONE_APP_FACTOR:g}, the variation between apps seen here)"
+    return f"no detectable difference ({ratio})"
+
+
 def cost_table(costs: list[Cost]) -> Table:
     rows = [[c.scenario, f"{c.rate:g}/s", c.model, Fixed(c.cpu_ms, 3), interval(c.low, c.high, 3),
              "1 (cheapest)" if c.ratio == 1 and c.ratio_low == 1 else
-             f"{c.ratio:.2f} ({interval(c.ratio_low, c.ratio_high)})" + ("" if c.detectable else ", not told apart"),
+             f"{c.ratio:.2f} ({interval(c.ratio_low, c.ratio_high)})" + ("" if c.told_apart else ", not told apart"),
              str(c.runs), Fixed(c.rss_mb, 0), Fixed(c.alloc_mb_per_s, 1), Fixed(c.k6_cpu_ms, 3)] for c in costs]
     return Table("Steady-state CPU per request", [
         "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest", "runs",
@@ -50,7 +58,9 @@ def cost_table(costs: list[Cost]) -> Table:
         "The app process's CPU per successful request at a common arrival rate below every model's saturation, "
         "measured on the steady app (after its warm-up) in short runs whose models take turns; the interval: "
         "Student's t over the runs; the ratio's: over the log ratios of the runs of one repetition, which ran one "
-        "after the other (a few runs give wide intervals: \"no detectable difference\" means that). At a lower rate more of the app's background work (timers, "
+        "after the other (a few runs give wide intervals: \"no detectable difference\" means that). They share one "
+        f"app: a ratio is told apart only beyond x{ONE_APP_FACTOR:g}, the variation between apps (runs of the same "
+        "command) seen here. At a lower rate more of the app's background work (timers, "
         "the sampler's scrapes) falls on each request, alike for every model. RSS and allocation rate: medians of the "
         "runs (RSS is process-wide; the allocation rate is counted at young collections: blank where a run had "
         "none). k6's CPU per request is what the load generator paid for the same requests.")
