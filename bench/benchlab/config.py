@@ -44,10 +44,10 @@ PRESETS = {
                       app_cpus="0.5", cost_repeat=3, cost_duration=10,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
-    # interval is the search's own bracket), then article 002's held connections at one point; the warm-ups until
-    # steady, the steps measured again and the cost runs leave no room in a quarter of an hour for the other experiments
-    # (executors, mixed, pool-sweep, cache, gateway: about 2 minutes each here), which --scenarios selects at the same
-    # one point (CI runs them in a step of their own).
+    # interval is the search's own bracket); the warm-ups until steady, the steps measured again and the cost runs
+    # take 14 of the 15 minutes here, and leave no room for the articles' other experiments (hold, executors, mixed,
+    # pool-sweep, cache, gateway: 1.5 to 3 minutes each here), which --scenarios selects at one point each (CI runs
+    # some of them in a step of their own).
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),
