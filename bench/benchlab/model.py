@@ -175,9 +175,10 @@ class Scenario:
     # A fresh app per model, the models one after the other: where threads and RSS are the result, a model must not
     # inherit the threads and heap another model left behind (their interleaving is given up for it).
     app_per_model: bool = False
-    # Warm up at this many closed-model VUs instead of the scenario's lowest load (hold: 1,000 held connections would
-    # starve the worker model before its first run).
-    warmup_vus: int | None = None
+    # Warm up at this load (as MemoryCase.load writes it) instead of a search's first rate or the scenario's lowest
+    # load, where that would overload a model before its first run: hold's 1,000 held connections, the aggregation's
+    # search start above the worker pool's starvation.
+    warmup_load: str | None = None
     # The warm-up curve's load on a fresh app (closed model), where this scenario can be that load.
     curve_vus: int | None = None
     # The report's differences compare the models under each variant apart, not the variants with each other.

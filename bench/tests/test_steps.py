@@ -133,3 +133,18 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     warmed.clear()
     Steps(state, None, {}, warmup_cap=8).warm_up(block, plan.runs[0], "memwarm", models=["worker"])
     assert warmed == [("worker", "memwarm", 8)]
+
+
+@pytest.mark.parametrize("scenario, loads, warmed_at", [
+    ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "500/s"),  # a search's first rate
+    ("aggregate", [Load("cost", 80), Load("search", 200)], "100/s"),  # its own: 200/s would starve the worker pool
+    ("hold", [Load("closed", 1000)], "100 VUs"),  # its own: 1,000 held connections would starve it too
+])
+def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch, scenario, loads, warmed_at):
+    plan = make_plan(["jvm"], [scenario], {scenario: loads}, ["worker"], 1, 6, 60, 0)
+    state = BenchState(make_config(out=str(tmp_path), load_levels={scenario: loads}, models=("worker",)), plan,
+                       SimpleNamespace(), env=Environment(cores=2))
+    fake = FakeK6()
+    monkeypatch.setattr(warmup, "until_steady", fake.until_steady)
+    Steps(state, None, {}).warm_up(Block(None, None, "http://app", None, None, None), plan.runs[0], "warmup")
+    assert [w.load for w in state.env.warmups] == [warmed_at]

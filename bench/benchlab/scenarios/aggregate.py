@@ -7,17 +7,20 @@ from benchlab.model import (AGGREGATE_IDEAL_S, AGGREGATE_SLO_P99_MS, InPreset, L
 AGGREGATE = Probe("GET", "/{model}/users/1/aggregate", '"level"')
 # 200 worker threads (Quarkus' default) / 3 threads per aggregation (1 request + 2 branches)
 WORKER_STARVES_ABOVE = 200 / 3
+WARMUP = "100"  # requests/s: 60 aggregations in flight, 180 worker threads
 
 SCENARIO = Scenario(
     "aggregate", "aggregate.js", slo_p99_ms=AGGREGATE_SLO_P99_MS, limit=Limit.OFFERED,
     ideal_latency_s=AGGREGATE_IDEAL_S, worker_starves_above_in_flight=WORKER_STARVES_ABOVE, worker_branches_nest=True,
+    warmup_load=WARMUP,
     variants=(Variant(""), Variant("http2", (("quarkus.rest-client.downstream.http2", "true"),), opt_in=True)),
     # the default preset adds article 000's 150 and 1,000 users (closed model) beside the search
     # the cost rate: every model's CPU per request on the steady app, below the worker pool's starvation (80/s keeps
-    # 48 aggregations in flight, 144 of the 200 worker threads); the memory search (--heap-search) at article 000's
-    # 1,000 users, warmed up at 100/s as the capacity search starts
-    quick=InPreset("cost:80,search:100", memory=(MemoryCase("vus:1000", warmup="100", selected=False),)),
-    default=InPreset("cost:80,search:100,vus:150,vus:1000", memory=(MemoryCase("vus:1000", warmup="100"),)),
+    # 48 aggregations in flight, 144 of the 200 worker threads); the search starts above it (the worker model's
+    # then goes down, the others' take one step less); warm-ups at 100/s, which every model holds, and so is the
+    # memory search's (--heap-search) at article 000's 1,000 users
+    quick=InPreset("cost:80,search:200", memory=(MemoryCase("vus:1000", warmup=WARMUP, selected=False),)),
+    default=InPreset("cost:80,search:200,vus:150,vus:1000", memory=(MemoryCase("vus:1000", warmup=WARMUP),)),
     probes=(AGGREGATE,),
     # the 600 ms floor needs more users than a primary-key read to keep a fresh app busy
     curve_vus=150)

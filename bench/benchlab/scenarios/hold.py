@@ -19,7 +19,7 @@ def hold_seconds(variant: str) -> float:
 
 SCENARIO = Scenario(
     NAME, "hold.js", slo_p99_ms=11_000.0, limit=Limit.OFFERED, k6_timeout_s=30.0, worker_starves_above_in_flight=200,
-    app_per_model=True, warmup_vus=100,
+    app_per_model=True, warmup_load="vus:100",
     # The SLO allows a second beyond the hold (hold.js's own threshold, HOLD_MS + 1000): beyond the hold is queueing.
     variants=(Variant("10s", k6_env=(("HOLD_MS", "10000"),)),
               Variant("1s", k6_env=(("HOLD_MS", "1000"),), slo_p99_ms=2_000.0)),

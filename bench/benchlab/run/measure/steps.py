@@ -11,7 +11,7 @@ import time
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from benchlab.formatting import duration
-from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow
+from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow, one_load
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table
 from benchlab.results.again import generator_limited, interference, measure_again
@@ -67,7 +67,8 @@ class Steps:
 
     def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
         """Every model of a block (a scenario under one app configuration), before any measurement of the block, at
-        a search's first rate, else the scenario's lowest load (no model overloaded before it is measured): until the
+        a search's first rate, else the scenario's lowest load, or its own warm-up load (no model overloaded before it
+        is measured): until the
         app is steady, at most the scenario's cap each (one more go for a model the cap stopped), with the app's CPU
         budget lifted (the measured steps run within it). Where each model has an app of its own, only that model;
         `models`: only these (a memory search's step: an app for one model)."""
@@ -78,8 +79,8 @@ class Steps:
             min(levels, key=lambda level: (level.kind == LoadKind.CLOSED, level.value))
         if load.kind != LoadKind.CLOSED:  # a search's first rate, a cost rate: an open load like any
             load = Load(LoadKind.OPEN, load.value)
-        if SCENARIOS[scenario].warmup_vus is not None:
-            load = Load(LoadKind.CLOSED, SCENARIOS[scenario].warmup_vus)
+        if SCENARIOS[scenario].warmup_load is not None:
+            load = one_load(SCENARIOS[scenario].warmup_load)
         models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model:
             models = [first.model]
@@ -189,12 +190,13 @@ class Steps:
         log(f"{run.tag}: measuring it again after a pause, {reason}")
         row.superseded = True
         table.drop_windows(self.state.out, run.tag)
-        time.sleep(PAUSE_BEFORE_AGAIN_S)
         limit = self.state.config.max_interference
-        if interference(dataclasses.asdict(row), limit):
+        if interference(dataclasses.asdict(row), limit):  # the wait for quiet seconds is the pause
             waited, quiet = wait_quiet(limit)
             reason += (f"; the second measurement once the machine was quiet (after {waited:.0f} s)" if quiet else
                        f"; the second with the machine still busy after {waited:.0f} s (over {limit:g} % of one core)")
+        else:
+            time.sleep(PAUSE_BEFORE_AGAIN_S)
         again = self.measure(run, block, position, attempt=2, reason=reason)
         return again
 
