@@ -122,6 +122,18 @@ def test_a_search_is_planned_at_its_usual_steps_and_at_most_its_step_budget():
     assert plan.planned_seconds(upper_bound=True) == 2 * SearchSettings(1000).max_steps * step + warmups
 
 
+def test_a_search_that_starts_where_the_worker_pool_starves_restarts_it_once():
+    # the aggregation's search from 200/s (120 in flight): the worker model's first step starves it, the app is
+    # restarted and re-warmed, and the search goes on below its start
+    plan = make_plan(["jvm"], ["aggregate"], {"aggregate": [Load("search", 200)]}, ["virtual", "worker"], 1, 6, 5, 1)
+    step = SETTLE_S + 6 + 1 + RUN_OVERHEAD_S
+    warmups = 2 * (5 + RUN_OVERHEAD_S)
+    restart = RESTART_S + warmups  # and the re-warm of both models
+    assert plan.planned_seconds() == 2 * USUAL_SEARCH_STEPS * step + warmups + restart
+    steps = SearchSettings(200).max_steps
+    assert plan.planned_seconds(upper_bound=True) == 2 * steps * step + warmups + steps * restart
+
+
 def test_jdks_and_drivers_take_turns_each_repetition():
     loads = {"article-001": [Load("closed", 50), Load("closed", 300)]}
     p = make_plan(["jvm-jdk21", "jvm-jdk25"], ["article-001"], loads, ["virtual", "worker"], 2, 8, 5, 1,

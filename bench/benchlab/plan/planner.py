@@ -79,9 +79,13 @@ class Plan:
         return self.warmup_others_s if scenario in self.others and self.warmup_others_s else self.warmup_s
 
     def run_seconds(self, run: PlannedRun, upper_bound: bool = False) -> float:
-        """What one planned run costs: its steps, their overhead and an expected restart."""
-        return measured_steps(run, upper_bound) * (SETTLE_S + run.seconds + self.cooldown_s + RUN_OVERHEAD_S
-                                      + (self.restart_s(run) if expected_restart(run) else 0))
+        """What one planned run costs: its steps, their overhead and an expected restart. A search that starts where
+        the worker pool starves restarts the app once and then searches below its start; the upper bound restarts it
+        after every step."""
+        steps = measured_steps(run, upper_bound)
+        restarts = (steps if upper_bound else 1) if expected_restart(run) else 0
+        return (steps * (SETTLE_S + run.seconds + self.cooldown_s + RUN_OVERHEAD_S)
+                + restarts * self.restart_s(run))
 
     def seconds_left(self, after: PlannedRun) -> float:
         """The expected time of the runs after this one (warm-ups and app starts of later blocks left out)."""
