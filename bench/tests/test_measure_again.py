@@ -9,7 +9,7 @@ import pandas as pd
 from benchlab.model import Load, LoadKind, PlannedRun
 from benchlab.plan.planner import make_plan
 from benchlab.results import slo, table
-from benchlab.results.again import measure_again
+from benchlab.results.again import measure_again, measure_once_more
 from benchlab.results.environment import Environment
 from benchlab.run.measure import steps as steps_module
 from benchlab.run.measure.steps import Block, Steps
@@ -116,6 +116,40 @@ def test_the_second_measurement_is_the_steps_and_the_first_stays_marked(tmp_path
     assert list(windows.p99_ms) == [21.0, 21.0]  # its seconds are the second measurement's only
 
 
+def test_a_breach_again_in_the_same_disturbance_is_measured_a_third_time_and_no_more(tmp_path, monkeypatch):
+    # recorded in a CI rehearsal: virtual broke 500/s with 70 % of a core stolen by the hypervisor (p99 85.1 ms), then
+    # again in the same spell (121.2 ms), and its search ended at 420/s where seven other runs found 600 to 1,000/s
+    assert measure_once_more(row(p99_ms=121.2, steal_cpu_pct=45.0), 25, LoadKind.OPEN).startswith(
+        "other processes used 5 % of one core and the hypervisor kept 45 %")
+    assert measure_once_more(row(p99_ms=121.2, jit_ms_per_s=120.0), 25, LoadKind.OPEN).startswith("the JIT")
+    assert measure_once_more(row(p99_ms=121.2), 25, LoadKind.OPEN) is None  # a quiet breach: confirmed
+    assert measure_once_more(row(p99_ms=21.0, steal_cpu_pct=45.0), 25, LoadKind.OPEN) is None  # a pass stands
+    assert measure_once_more(row(steal_cpu_pct=45.0), 25, LoadKind.COST) is None  # a cost run: twice at most
+    monkeypatch.setattr(steps_module, "PAUSE_BEFORE_AGAIN_S", 0)
+    monkeypatch.setattr(steps_module, "wait_quiet", lambda limit: (0.0, True))
+    monkeypatch.setattr(health, "wait_drained", lambda app, url, timeout=15: 0.0)
+    loads = {"jwt-mysql": [Load("open", 500)]}
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 6, 5, 0)
+    block = Block(SimpleNamespace(alive=lambda: True, log_path="app.log"), None, "http://app", None, None, None)
+    stolen = dict(p99_ms=121.2, other_cpu_pct=0.0, steal_cpu_pct=70.0)
+    for third, attempts in ((dict(p99_ms=19.5, other_cpu_pct=0.0, steal_cpu_pct=2.0), 3), (stolen, 3)):
+        state = BenchState(make_config(out=str(tmp_path), load_levels=loads, cooldown=0), plan, SimpleNamespace(),
+                           env=Environment(cores=CORES))
+        k6 = TwoMeasurements(stolen, stolen)
+        k6.measure = lambda run, *args, attempt=1, k6=k6, third=third: dataclasses.replace(
+            fake_row(run), k6_cpu_pct=60.0, **(third if attempt == 3 else stolen))
+        kept = Steps(state, k6, {}).step(plan.runs[0], block, "run 1 of 1")
+        assert [r.attempt for r in state.rows] == list(range(1, attempts + 1)) and kept is state.rows[-1]
+        assert [bool(r.superseded) for r in state.rows] == [True, True, False]
+    # the report: each measurement after the first, and the last one is the step's
+    from benchlab.report.steady import measured_again
+    first, second, last = (dataclasses.asdict(r) for r in state.rows)
+    sentences = measured_again(pd.DataFrame([first, second, last]).assign(variant=""))
+    assert sentences[0].endswith("measured once more (below).")
+    assert "measured a third time because other processes used 0 % of one core and the hypervisor kept 70 %" in \
+        sentences[1] and sentences[1].endswith("the third measurement is the step's.")
+
+
 def test_the_report_lists_each_step_measured_again_with_both_outcomes():
     from benchlab.report.steady import measured_again
 
@@ -124,7 +158,8 @@ def test_the_report_lists_each_step_measured_again_with_both_outcomes():
                                                          "of 4000")
     sentence, = measured_again(pd.DataFrame([first, second, row()]).assign(variant=""))
     assert sentence.startswith("jwt-mysql worker at 500/s (repetition 1): measured again to confirm a breach")
-    assert "First: broke the SLO, p99 53.7 ms" in sentence and "Again: held the SLO, p99 21.0 ms" in sentence
+    assert "First: broke the SLO, p99 53.7 ms" in sentence and "Second: held the SLO, p99 21.0 ms" in sentence
+    assert sentence.endswith("the second measurement is the step's.")
 
 
 def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_too():
@@ -133,7 +168,8 @@ def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_
     # recorded: reactive held 500/s with p99 21.7 ms beside 38 % of steal (a pass stands, not measured again)
     under_steal = dict(row(other_cpu_pct=0.0, steal_cpu_pct=38.0, p99_ms=21.7), model="reactive")
     # recorded: a worker cost run measured again for the JIT, which compiled 481 ms/s during the second measurement
-    second = dict(row(jit_ms_per_s=480.7), load_model="cost", attempt=2, remeasured="the JIT compiled")
+    second = dict(row(jit_ms_per_s=480.7, app_cpu_ms_per_req=0.15), load_model="cost", attempt=2,
+                  remeasured="the JIT compiled")
     broke_quietly = row(p99_ms=80.0)  # a breach with nothing disturbing it: nothing to flag
     calm = row()
     passed, cost = disturbed_but_kept(pd.DataFrame([under_steal, second, broke_quietly, calm]), 25.0)
@@ -142,6 +178,7 @@ def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_
     assert "Not measured again" in passed
     assert cost.startswith("jwt-mysql worker at 500/s (cost) (repetition 1): its second measurement was disturbed too ("
                            "the JIT compiled 481 ms per second")
+    assert "); 0.150 ms of CPU per request. It stands" in cost
     # read back from results.csv, a steal that was not measured (no hypervisor) is NaN: the others' share still counts
     beside, = disturbed_but_kept(pd.DataFrame([row(other_cpu_pct=30.0, steal_cpu_pct=float("nan"))]), 25.0)
     assert "held the SLO although other processes used 30 % of one core (more than 25 % in all)" in beside
@@ -164,7 +201,7 @@ def test_a_step_during_steal_is_measured_again_once_the_machine_is_quiet(tmp_pat
     assert next(busy, None) is None  # it waited for three quiet samples in a row, and no longer
     assert kept.attempt == 2 and kept.remeasured.startswith("other processes used 1 % of one core and the hypervisor "
                                                              "kept 45 %")
-    assert "the second measurement once the machine was quiet" in kept.remeasured
+    assert "measured once the machine was quiet" in kept.remeasured
 
 
 def test_waiting_for_quiet_gives_up_at_its_limit(monkeypatch):

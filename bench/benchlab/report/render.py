@@ -246,13 +246,15 @@ AGAIN_INTRO = ("A step is measured a second time, after a pause, where its first
                "was still compiling, where that tells (a breach, or a cost run's figures: a step that held did so "
                "in spite of it), or it broke the SLO by a margin the variation between runs reaches (a breach "
                f"bounds a capacity only if it breaks again; one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with "
-               f"over {percent(MARGIN_BAD_SHARE, 0)} of its requests lost counts at once). The second measurement "
-               "is the step's; the first stays in results.csv, marked superseded.")
+               f"over {percent(MARGIN_BAD_SHARE, 0)} of its requests lost counts at once). A search step that "
+               "breaks again beside such a disturbance is measured a third time: a breach twice in the same spell "
+               "of steal confirms nothing. The last measurement is the step's; the others stay in results.csv, "
+               "marked superseded.")
 
 
 KEPT_INTRO = ("Their figures stand as measured, with the disturbance named beside them: a step that held the SLO while "
               "other processes, the hypervisor or the JIT took part of the machine (a second measurement could only "
-              "let chance undo the pass), or a second measurement disturbed in its turn.")
+              "let chance undo the pass), or a step's last measurement disturbed in its turn.")
 
 
 def render(out: str) -> dict[str, str]:

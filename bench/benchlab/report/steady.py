@@ -120,27 +120,36 @@ def measured_again(all_runs: pd.DataFrame) -> list[str]:
     for _, second in again.iterrows():
         first = all_runs[(all_runs.tag == second.tag) & (all_runs.attempt.fillna(1) == second.attempt - 1)]
         before = first.iloc[0] if not first.empty else None
+        n = int(second.attempt)
         out.append(f"{second.scenario} {second.model} at {step_label(second.load_model, second.load)} (repetition "
-                   f"{int(second.repetition)}): measured again "
+                   f"{int(second.repetition)}): measured {'again' if n == 2 else 'a third time'} "
                    f"{'' if second.remeasured.startswith('to ') else 'because '}{second.remeasured}. "
-                   + (f"First: {outcome(before)}. " if before is not None else "")
-                   + f"Again: {outcome(second)}; the second measurement is the step's.")
+                   + (f"{ORDINALS[n - 1]}: {outcome(before)}. " if before is not None else "")
+                   + f"{ORDINALS[n]}: {outcome(second)}; "
+                   + ("measured once more (below)." if second.get("superseded") == True  # noqa: E712 - NaN: no
+                      else f"the {ORDINALS[n].lower()} measurement is the step's."))
     return out
+
+
+ORDINALS = {1: "First", 2: "Second", 3: "Third"}
 
 
 def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> list[str]:
     """The steps whose figures stand although something disturbed them: a step that held the SLO in spite of other
-    processes, the hypervisor's steal or the JIT (measure_again leaves a pass as it is), and a second measurement
-    disturbed in its turn (a step is measured at most twice). final_runs: each step's last measurement."""
+    processes, the hypervisor's steal or the JIT (measure_again leaves a pass as it is), and a last measurement
+    disturbed in its turn (results/again.py: at most MAX_ATTEMPTS). final_runs: each step's last measurement."""
     out = []
     for _, row in final_runs.iterrows():
         why = disturbance(row, max_interference)
         if why is None:
             continue
         where = f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)} (repetition {int(row.repetition)})"
-        if (row.get("attempt") or 1) > 1:
-            out.append(f"{where}: its second measurement was disturbed too ({why}); {verdict(row)}. It stands, with "
-                       "that in it: a step is measured at most twice.")
+        if (attempt := row.get("attempt") or 1) > 1:
+            # a cost run is read for its CPU per request, a step for its SLO
+            found = (f"{num(row.app_cpu_ms_per_req, 3)} ms of CPU per request" if row.load_model == LoadKind.COST
+                     else verdict(row))
+            out.append(f"{where}: its {ORDINALS[int(attempt)].lower()} measurement was disturbed too ({why}); "
+                       f"{found}. It stands, with that in it: the measurements of a step stop there.")
         elif row.load_model != LoadKind.COST and slo.holds_slo(row):
             out.append(f"{where}: held the SLO although {why}; {figures(row)}. Not measured again: the disturbance "
                        "can only have hurt the step.")

@@ -14,7 +14,8 @@ from benchlab.formatting import duration
 from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow, one_load
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table
-from benchlab.results.again import generator_limited, interference, measure_again
+from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
+                                    measure_once_more)
 from benchlab.results.environment import SearchRecord, WarmupRecord
 from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
@@ -180,25 +181,29 @@ class Steps:
             progress.advance(task)
 
     def step(self, run: PlannedRun, block: Block, position: str) -> RunRow:
-        """A step, measured, and measured once more where measure_again says why: the last measurement is the
-        step's; the first stays in the table, marked superseded, and the report lists both."""
-        row = self.measure(run, block, position)
-        reason = measure_again(dataclasses.asdict(row), self.cores, self.state.config.max_interference,
-                               run.load.kind)
-        if reason is None:
-            return row
-        log(f"{run.tag}: measuring it again after a pause, {reason}")
-        row.superseded = True
-        table.drop_windows(self.state.out, run.tag)
+        """A step, measured, and measured again where measure_again says why (a third time where
+        measure_once_more does): the last measurement is the step's; the others stay in the table, marked
+        superseded, and the report lists them all."""
         limit = self.state.config.max_interference
-        if interference(dataclasses.asdict(row), limit):  # the wait for quiet seconds is the pause
-            waited, quiet = wait_quiet(limit)
-            reason += (f"; the second measurement once the machine was quiet (after {waited:.0f} s)" if quiet else
-                       f"; the second with the machine still busy after {waited:.0f} s (over {limit:g} % of one core)")
-        else:
-            time.sleep(PAUSE_BEFORE_AGAIN_S)
-        again = self.measure(run, block, position, attempt=2, reason=reason)
-        return again
+        row = self.measure(run, block, position)
+        reason = measure_again(dataclasses.asdict(row), self.cores, limit, run.load.kind)
+        attempt = 1
+        while reason is not None:
+            attempt += 1
+            log(f"{run.tag}: measuring it {'again' if attempt == 2 else 'a third time'} after a pause, {reason}")
+            row.superseded = True
+            table.drop_windows(self.state.out, run.tag)
+            if interference(dataclasses.asdict(row), limit):  # the wait for quiet seconds is the pause
+                waited, quiet = wait_quiet(limit)
+                reason += (f"; measured once the machine was quiet (after {waited:.0f} s)" if quiet else
+                           f"; measured with the machine still busy after {waited:.0f} s (over {limit:g} % of one "
+                           f"core)")
+            else:
+                time.sleep(PAUSE_BEFORE_AGAIN_S)
+            row = self.measure(run, block, position, attempt=attempt, reason=reason)
+            reason = measure_once_more(dataclasses.asdict(row), limit, run.load.kind) \
+                if attempt < MAX_ATTEMPTS else None
+        return row
 
     def measure(self, run: PlannedRun, block: Block, position: str, attempt: int = 1,
                 reason: str | None = None) -> RunRow:
