@@ -125,6 +125,9 @@ def test_a_breach_again_in_the_same_disturbance_is_measured_a_third_time_and_no_
     assert measure_once_more(row(p99_ms=121.2), 25, LoadKind.OPEN) is None  # a quiet breach: confirmed
     assert measure_once_more(row(p99_ms=21.0, steal_cpu_pct=45.0), 25, LoadKind.OPEN) is None  # a pass stands
     assert measure_once_more(row(steal_cpu_pct=45.0), 25, LoadKind.COST) is None  # a cost run: twice at most
+    # a starved step (recorded: the worker pool at 200 aggregations/s, p99 5 s, beside 36 % of steal): its own
+    assert measure_once_more(row(p99_ms=5001.0, steal_cpu_pct=36.0), 25, LoadKind.OPEN) is None
+    assert measure_once_more(row(p99_ms=60.0, dropped=900), 25, LoadKind.OPEN) is None
     monkeypatch.setattr(steps_module, "PAUSE_BEFORE_AGAIN_S", 0)
     monkeypatch.setattr(steps_module, "wait_quiet", lambda limit: (0.0, True))
     monkeypatch.setattr(health, "wait_drained", lambda app, url, timeout=15: 0.0)

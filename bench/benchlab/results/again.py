@@ -68,7 +68,7 @@ def disturbance(row: dict, max_interference: float) -> str | None:
 
 def measure_once_more(row: dict, max_interference: float, kind: str) -> str | None:
     """Why a step measured again needs one more measurement, or None: an open-model step (a capacity is read from it)
-    that broke the SLO again while disturbed again (as measure_again judges a breach)."""
-    if kind != LoadKind.OPEN or slo.holds_slo(row):
+    that broke the SLO again, short of a margin, while disturbed again (a starved step's losses are its own)."""
+    if kind != LoadKind.OPEN or slo.holds_slo(row) or slo.breach_by_margin(row):
         return None
-    return interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row))
+    return disturbance(row, max_interference)

@@ -188,7 +188,7 @@ class Steps:
         row = self.measure(run, block, position)
         reason = measure_again(dataclasses.asdict(row), self.cores, limit, run.load.kind)
         attempt = 1
-        while reason is not None:
+        while reason:
             attempt += 1
             log(f"{run.tag}: measuring it {'again' if attempt == 2 else 'a third time'} after a pause, {reason}")
             row.superseded = True
