@@ -1,6 +1,7 @@
 """The report's steady-state views: what a request costs each model on the warm app (its verdict on the first screen,
-and the table behind it), how long each warm-up took to steady state (a table and its curves), and every step that
-was measured again, with why and what the second measurement found, and the steps whose figures stand with a disturbance in them."""
+and the table behind it), how long each warm-up took to steady state (a table and its curves), every step that was
+measured again, with why and what each measurement found, and the steps whose figures stand with a disturbance in
+them."""
 from __future__ import annotations
 
 import pandas as pd
@@ -121,8 +122,7 @@ def measured_again(all_runs: pd.DataFrame) -> list[str]:
         first = all_runs[(all_runs.tag == second.tag) & (all_runs.attempt.fillna(1) == second.attempt - 1)]
         before = first.iloc[0] if not first.empty else None
         n = int(second.attempt)
-        out.append(f"{second.scenario} {second.model} at {step_label(second.load_model, second.load)} (repetition "
-                   f"{int(second.repetition)}): measured {'again' if n == 2 else 'a third time'} "
+        out.append(f"{step_name(second)}: measured {'again' if n == 2 else 'a third time'} "
                    f"{'' if second.remeasured.startswith('to ') else 'because '}{second.remeasured}. "
                    + (f"{ORDINALS[n - 1]}: {outcome(before)}. " if before is not None else "")
                    + f"{ORDINALS[n]}: {outcome(second)}; "
@@ -143,7 +143,7 @@ def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> lis
         why = disturbance(row, max_interference)
         if why is None:
             continue
-        where = f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)} (repetition {int(row.repetition)})"
+        where = step_name(row)
         if (attempt := row.get("attempt") or 1) > 1:
             # a cost run is read for its CPU per request, a step for its SLO
             found = (f"{num(row.app_cpu_ms_per_req, 3)} ms of CPU per request" if row.load_model == LoadKind.COST
@@ -154,6 +154,10 @@ def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> lis
             out.append(f"{where}: held the SLO although {why}; {figures(row)}. Not measured again: the disturbance "
                        "can only have hurt the step.")
     return out
+
+
+def step_name(row) -> str:
+    return f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)} (repetition {int(row.repetition)})"
 
 
 def figures(row) -> str:

@@ -42,6 +42,11 @@ def compiling(row: dict) -> str | None:
     return None
 
 
+def disturbance(row: dict, max_interference: float) -> str | None:
+    """What disturbed a measurement, in words (interference first), or None."""
+    return interference(row, max_interference) or compiling(row)
+
+
 def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> str | None:
     """Why a step (of this load kind) must be measured again, or None. Interference (above) or the JIT still
     compiling, where either tells in the figures: any figure of a cost run (its CPU per request counts the compilers'
@@ -50,7 +55,7 @@ def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> 
     measuring it again would let chance undo a pass. Or (an open-model step: a capacity is read from it) it broke the
     SLO without k6 being the limit and not by a margin."""
     if kind == LoadKind.COST:
-        return interference(row, max_interference) or compiling(row)
+        return disturbance(row, max_interference)
     if slo.holds_slo(row):
         return None
     if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
@@ -59,11 +64,6 @@ def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> 
         return (f"to confirm a breach: p99 {row['p99_ms']:.1f} ms, {row['errors']} failed and {row['dropped']} dropped "
                 f"of {row['requests'] + row['dropped']}")
     return None
-
-
-def disturbance(row: dict, max_interference: float) -> str | None:
-    """What disturbed a measurement, in words (interference first), or None."""
-    return interference(row, max_interference) or compiling(row)
 
 
 def measure_once_more(row: dict, max_interference: float, kind: str) -> str | None:
