@@ -165,6 +165,19 @@ def test_the_report_lists_each_step_measured_again_with_both_outcomes():
     assert sentence.endswith("the second measurement is the step's.")
 
 
+def test_a_cost_run_measured_again_is_reported_by_its_cpu_per_request_not_by_the_slo():
+    from benchlab.report.steady import measured_again
+
+    # a cost run has no SLO to hold: it is measured again for a figure the JIT inflated
+    first = dict(row(app_cpu_ms_per_req=0.62, jit_ms_per_s=182.0), load_model="cost", superseded=True)
+    second = dict(row(app_cpu_ms_per_req=0.48), load_model="cost", attempt=2,
+                  remeasured="the JIT compiled 182 ms per second during it (a steady app: at most 50)")
+    sentence, = measured_again(pd.DataFrame([first, second]).assign(variant=""))
+    assert "First: 0.620 ms of CPU per request, p99 8.80 ms" in sentence
+    assert "Second: 0.480 ms of CPU per request" in sentence
+    assert "SLO" not in sentence
+
+
 def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_too():
     from benchlab.report.steady import disturbed_but_kept
 
@@ -181,7 +194,7 @@ def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_
     assert "Not measured again" in passed
     assert cost.startswith("jwt-mysql worker at 500/s (cost) (repetition 1): its second measurement was disturbed too ("
                            "the JIT compiled 481 ms per second")
-    assert "); 0.150 ms of CPU per request. It stands" in cost
+    assert "); 0.150 ms of CPU per request, p99 8.80 ms, 0 failed, 0 dropped. It stands" in cost
     # read back from results.csv, a steal that was not measured (no hypervisor) is NaN: the others' share still counts
     beside, = disturbed_but_kept(pd.DataFrame([row(other_cpu_pct=30.0, steal_cpu_pct=float("nan"))]), 25.0)
     assert "held the SLO although other processes used 30 % of one core (more than 25 % in all)" in beside

@@ -10,10 +10,13 @@ from benchlab.run.provision import machine
 
 # A virtual thread that parks inside a class initializer stays pinned to its carrier on every JDK (JEP 491 left that
 # case): a 2 ms pin, as short as a database round trip under a driver that reads its socket inside synchronized.
+# Thread.sleep, not parkNanos, which may return early for no reason; sleep parks again for the rest, a pin each time.
 PINS = """
 public class Pins {
     static class Slow {
-        static { java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); }
+        static {
+            try { Thread.sleep(2); } catch (InterruptedException e) { throw new IllegalStateException(e); }
+        }
         static void load() {}
     }
     public static void main(String[] args) throws Exception {
@@ -36,8 +39,8 @@ def test_a_millisecond_pin_is_recorded_and_read_with_where_it_pinned(tmp_path):
                    check=True, capture_output=True, timeout=120)
     [recording] = glob.glob(str(tmp_path / "jfr" / "*.jfr"))
     events = pinned.events(java_home, recording)
-    assert list(events["where"]) == ["Pins$Slow.<clinit>"]
-    assert events.duration_us.iloc[0] >= 1_000
+    assert set(events["where"]) == {"Pins$Slow.<clinit>"}
+    assert events.duration_us.sum() >= 1_000
 
 
 def test_events_are_counted_in_the_run_whose_window_holds_them_with_the_commonest_place(tmp_path, monkeypatch):

@@ -145,11 +145,8 @@ def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> lis
             continue
         where = step_name(row)
         if (attempt := row.get("attempt") or 1) > 1:
-            # a cost run is read for its CPU per request, a step for its SLO
-            found = (f"{num(row.app_cpu_ms_per_req, 3)} ms of CPU per request" if row.load_model == LoadKind.COST
-                     else verdict(row))
             out.append(f"{where}: its {ORDINALS[int(attempt)].lower()} measurement was disturbed too ({why}); "
-                       f"{found}. It stands, with that in it: the measurements of a step stop there.")
+                       f"{verdict(row)}. It stands, with that in it: the measurements of a step stop there.")
         elif row.load_model != LoadKind.COST and slo.holds_slo(row):
             out.append(f"{where}: held the SLO although {why}; {figures(row)}. Not measured again: the disturbance "
                        "can only have hurt the step.")
@@ -165,6 +162,9 @@ def figures(row) -> str:
 
 
 def verdict(row) -> str:
+    """What a measurement found: a cost run is read for its CPU per request, a step for its SLO."""
+    if row.load_model == LoadKind.COST:
+        return f"{num(row.app_cpu_ms_per_req, 3)} ms of CPU per request, {figures(row)}"
     return f"{'held the SLO' if slo.holds_slo(row) else 'broke the SLO'}, {figures(row)}"
 
 
