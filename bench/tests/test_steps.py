@@ -31,10 +31,11 @@ class FakeK6:
     """Warm-ups answer with the given exit code; a measured run gives the model's usual row."""
 
     def __init__(self, exit_code=0):
-        self.exit_code, self.runs = exit_code, []
+        self.exit_code, self.runs, self.rules = exit_code, [], []
 
-    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted):
+    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
         self.runs.append(name)
+        self.rules.append(rule)
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
                             budget_lifted)
 
@@ -118,7 +119,7 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     steady_on = {"virtual": 2, "worker": 1, "reactive": 1}  # the first model's compilers outlast its cap
     warmed = []
 
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted):
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
         warmed.append((run.model, label, cap_s))
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
                             warmed.count((run.model, label, cap_s)) + (label != "warmup") >= steady_on[run.model],
@@ -135,12 +136,13 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("worker", "memwarm", 8)]
 
 
-@pytest.mark.parametrize("scenario, loads, warmed_at", [
-    ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "500/s"),  # a search's first rate
-    ("aggregate", [Load("cost", 80), Load("search", 200)], "100/s"),  # its own: 200/s would starve the worker pool
-    ("hold", [Load("closed", 1000)], "100 VUs"),  # its own: 1,000 held connections would starve it too
+@pytest.mark.parametrize("scenario, loads, warmed_at, p99_slack_ms", [
+    ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "500/s", 5.0),  # a search's first rate
+    ("aggregate", [Load("cost", 80), Load("search", 200)], "100/s", 100.0),  # its own: 200/s would starve the pool
+    ("hold", [Load("closed", 1000)], "100 VUs", 1_100.0),  # its own: 1,000 held connections would starve it too
 ])
-def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch, scenario, loads, warmed_at):
+def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch, scenario, loads, warmed_at,
+                                                            p99_slack_ms):
     plan = make_plan(["jvm"], [scenario], {scenario: loads}, ["worker"], 1, 6, 60, 0)
     state = BenchState(make_config(out=str(tmp_path), load_levels={scenario: loads}, models=("worker",)), plan,
                        SimpleNamespace(), env=Environment(cores=2))
@@ -148,3 +150,5 @@ def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch
     monkeypatch.setattr(warmup, "until_steady", fake.until_steady)
     Steps(state, None, {}).warm_up(Block(None, None, "http://app", None, None, None), plan.runs[0], "warmup")
     assert [w.load for w in state.env.warmups] == [warmed_at]
+    # and it is judged steady at the scenario's own SLO: a tenth of its p99 bound is noise, not warming up
+    assert [rule.p99_slack_ms for rule in fake.rules] == [p99_slack_ms]

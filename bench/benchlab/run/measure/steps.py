@@ -17,12 +17,13 @@ from benchlab.results import slo, table
 from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
                                     measure_once_more)
 from benchlab.results.environment import SearchRecord, WarmupRecord
+from benchlab.results.steady import SteadyRule
 from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.provision import health, heaps, services
 from benchlab.run.state import BenchState
-from benchlab.scenarios import SCENARIOS, variant_of
+from benchlab.scenarios import SCENARIOS, slo_p99_ms, variant_of
 
 PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbed the first measurement may pass
 # Before a step disturbed by other processes or the hypervisor is measured again: wait, up to this long, for a few
@@ -107,7 +108,8 @@ class Steps:
         run = PlannedRun(0, first.runtime, first.scenario, load, 0, model, cap, first.variant)
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
-                                     self.state.budget is not None)
+                                     self.state.budget is not None,
+                                     SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant or "")))
         self.state.env.append("warmups", record)
         last = record.windows[-1] if record.windows else None
         log(f"{label} {first.scenario} {model} at {load.label}: "
