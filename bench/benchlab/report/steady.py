@@ -82,8 +82,8 @@ def warmup_table(env: Environment) -> Table | None:
                                           "steady", "JIT ms/s", "app CPU ms/req", "p99 ms"], rows,
                  "Each model on each app, before its block's first measurement: k6 at the load shown until, over three "
                  "2 s windows, the JIT compiled less than 50 ms per second and neither the app's CPU per request nor "
-                 "p99 fell by more than 10 % (a p99 falling by less than a tenth of the SLO's bound counts as steady), or "
-                 "--warmup seconds passed. The last three columns: its last window. "
+                 "p99 fell by more than 10 % (a p99 falling by less than a tenth of the SLO's bound counts as "
+                 "steady), or --warmup seconds passed. The last three columns: its last window. "
                  + ("The app's CPU budget was lifted while it warmed up (the JIT compiles at the machine's speed); "
                     "every measured step ran within it." if lifted else ""))
 
