@@ -109,7 +109,7 @@ class Steps:
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
                                      self.state.budget is not None,
-                                     SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant or "")))
+                                     SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant)))
         self.state.env.append("warmups", record)
         last = record.windows[-1] if record.windows else None
         log(f"{label} {first.scenario} {model} at {load.label}: "

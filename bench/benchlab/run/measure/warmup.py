@@ -108,8 +108,9 @@ def window(requests: list[tuple[float, float, bool]], start: float, end: float, 
 
 
 def until_steady(k6: K6Runs, run: PlannedRun, probe, base_url, tokens_file, name, cap_s: float, label: str,
-                 budget_lifted: bool, rule: SteadyRule = SteadyRule()) -> WarmupRecord:
-    """k6 at the run's load for at most cap_s seconds, stopped as soon as the app is steady."""
+                 budget_lifted: bool, rule: SteadyRule) -> WarmupRecord:
+    """k6 at the run's load for at most cap_s seconds, stopped as soon as the app is steady by the rule (its
+    scenario's: SteadyRule.for_slo)."""
     state = k6.state
     csv_path = os.path.join(state.out, "k6", f"{name}.csv")
     proc = k6.start(run, cap_s, base_url, tokens_file, name, csv_path)
