@@ -28,6 +28,14 @@ def percent(share: float, digits: int = 1) -> str:
     return f"{share:.{digits}%}"
 
 
+def ratio(value: float, low: float | None = None, high: float | None = None) -> str:
+    """A multiple of a reference with the range it may lie in: '0.21x (0.18 to 0.22)', '0.40x (at most 0.50)'."""
+    text = f"{value:.2f}x"
+    if low is None or high is None:
+        return text
+    return text + (f" (at most {high:.2f})" if low <= 0 else f" ({low:.2f} to {high:.2f})")
+
+
 def duration(seconds: float) -> str:
     """'6m20s': a planned or remaining time, to the second."""
     seconds = int(max(0, seconds))
@@ -64,9 +72,15 @@ class Percent:
     digits: int = 1
 
 
+@dataclass(frozen=True)
+class Code:
+    """A command or an option, shown as code: not prose to be read sentence by sentence."""
+    text: str
+
+
 # A table cell: a number (written by num(): three significant figures or so, "-" for none), a number with fixed
-# decimals, a percentage, or text a view composed (a step label, "a -> b", a reason).
-Cell = str | int | float | Fixed | Percent | None
+# decimals, a percentage, code, or text a view composed (a step label, "a -> b", a reason).
+Cell = str | int | float | Fixed | Percent | Code | None
 
 
 def cell_text(cell: Cell) -> str:
@@ -76,6 +90,8 @@ def cell_text(cell: Cell) -> str:
         return num(cell.value, cell.digits)
     if isinstance(cell, Percent):
         return percent(cell.share, cell.digits)
+    if isinstance(cell, Code):
+        return cell.text
     return num(cell)
 
 

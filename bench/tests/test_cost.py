@@ -1,9 +1,10 @@
-"""The steady cost per request (results/cost.py) and how the answer states it (report/steady.py): the cheapest model's
-CPU per request with its interval, each other model as a multiple of it or no detectable difference, what one core
-could serve; the table names the figure "steady" and "CPU per request"."""
+"""The steady cost per request (results/cost.py) and how the report states it: the answer gives the cheapest model's
+CPU per request and each other model as a multiple of it, or "not told apart"; the table names the figure "steady"
+and "CPU per request" and says what one core could serve."""
 import pandas as pd
 
-from benchlab.report.steady import cost_table, cost_verdicts
+from benchlab.report.answer import cost_cell
+from benchlab.report.steady import cost_table
 from benchlab.results.cost import costs
 
 
@@ -39,14 +40,11 @@ def test_costs_whose_runs_overlap_are_not_told_apart():
 def test_the_answer_states_the_cost_and_the_table_names_it_steady():
     found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.17, 0.19, 0.18],
                              "reactive": [0.14, 0.15, 0.14]}))
-    sentence, = cost_verdicts(found)
-    assert sentence.startswith("jwt-mysql, steady CPU per request at 300/s: reactive 0.143 ms (")
-    assert "virtual not told apart by one app (1.21x, " in sentence
-    assert "one core serves at most about 6,977 requests/s" in sentence
-    assert "k6 spent 0.30 ms per request generating them" in sentence
+    assert cost_cell(found) == "at 300/s: reactive 0.143 ms; virtual, worker: not told apart"
     table = cost_table(found)
     assert table.title == "Steady-state CPU per request" and "steady CPU per request (ms)" in table.headers
     assert table.text_rows[0][:4] == ["jwt-mysql", "300/s", "reactive", "0.143"]
+    assert table.text_rows[0][6] == "6977" and table.text_rows[0][-1] == "0.300"  # one core's most; k6's CPU
 
 
 def test_a_failed_request_counts_no_cost_of_its_own():
@@ -71,10 +69,15 @@ def test_a_difference_within_the_variation_between_apps_is_not_a_lead():
     first = costs(cost_runs({"virtual": [0.746, 0.757, 0.676], "reactive": [0.551, 0.531, 0.467]}, rate=500.0))
     virtual = first[1]
     assert virtual.detectable and 1.25 < virtual.ratio_low < 1.3 and not virtual.told_apart
-    sentence, = cost_verdicts(first)
-    assert "virtual not told apart by one app (1.41x, 1.2" in sentence and "within x1.3" in sentence
+    assert cost_cell(first).endswith("; virtual: not told apart")
     second = costs(cost_runs({"virtual": [0.667, 0.702, 0.642], "reactive": [0.735, 0.651, 0.627]}, rate=500.0))
-    assert not second[1].detectable and "no detectable difference" in cost_verdicts(second)[0]
+    assert not second[1].detectable and cost_cell(second).endswith("; reactive: not told apart")
     table = cost_table(first)
-    assert table.text_rows[1][5].endswith(", not told apart")
+    assert table.text_rows[1][5].startswith("1.41x (1.2") and table.text_rows[1][5].endswith(", not told apart")
+
+
+def test_a_ratio_beyond_the_variation_between_apps_is_given_with_its_interval():
+    found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23],
+                             "reactive": [0.14, 0.15, 0.14]}))
+    assert cost_cell(found).startswith("at 300/s: reactive 0.143 ms; worker 1.67x (1.")
 

@@ -147,10 +147,11 @@ def test_a_breach_again_in_the_same_disturbance_is_measured_a_third_time_and_no_
     # the report: each measurement after the first, and the last one is the step's
     from benchlab.report.steady import measured_again
     first, second, last = (dataclasses.asdict(r) for r in state.rows)
-    sentences = measured_again(pd.DataFrame([first, second, last]).assign(variant=""))
-    assert sentences[0].endswith("measured once more (below).")
-    assert "measured a third time because other processes used 0 % of one core and the hypervisor kept 70 %" in \
-        sentences[1] and sentences[1].endswith("the third measurement is the step's.")
+    table = measured_again(pd.DataFrame([first, second, last]).assign(variant=""), 25.0)
+    assert table.headers == ["step", "why", "first", "second", "third", "which counts"]
+    step, = table.text_rows
+    assert step[1] == "machine busy (over 25 % of a core); then machine busy (over 25 % of a core)"
+    assert step[2].startswith("broke, p99 121 ms") and step[2].endswith("; steal 70 %") and step[-1] == "third"
 
 
 def test_the_report_lists_each_step_measured_again_with_both_outcomes():
@@ -159,10 +160,9 @@ def test_the_report_lists_each_step_measured_again_with_both_outcomes():
     first = dict(row(p99_ms=53.7), superseded=True)
     second = dict(row(p99_ms=21.0), attempt=2, remeasured="to confirm a breach: p99 53.7 ms, 0 failed and 0 dropped "
                                                          "of 4000")
-    sentence, = measured_again(pd.DataFrame([first, second, row()]).assign(variant=""))
-    assert sentence.startswith("jwt-mysql worker at 500/s (repetition 1): measured again to confirm a breach")
-    assert "First: broke the SLO, p99 53.7 ms" in sentence and "Second: held the SLO, p99 21.0 ms" in sentence
-    assert sentence.endswith("the second measurement is the step's.")
+    table = measured_again(pd.DataFrame([first, second, dict(row(), tag="another")]).assign(variant=""), 25.0)
+    assert table.text_rows == [["jwt-mysql worker at 500/s", "to confirm a breach", "broke, p99 53.7 ms; others 5 %",
+                                "held, p99 21.0 ms; others 5 %", "second"]]
 
 
 def test_a_cost_run_measured_again_is_reported_by_its_cpu_per_request_not_by_the_slo():
@@ -172,10 +172,11 @@ def test_a_cost_run_measured_again_is_reported_by_its_cpu_per_request_not_by_the
     first = dict(row(app_cpu_ms_per_req=0.62, jit_ms_per_s=182.0), load_model="cost", superseded=True)
     second = dict(row(app_cpu_ms_per_req=0.48), load_model="cost", attempt=2,
                   remeasured="the JIT compiled 182 ms per second during it (a steady app: at most 50)")
-    sentence, = measured_again(pd.DataFrame([first, second]).assign(variant=""))
-    assert "First: 0.620 ms of CPU per request, p99 8.80 ms" in sentence
-    assert "Second: 0.480 ms of CPU per request" in sentence
-    assert "SLO" not in sentence
+    (step, why, first, second, counts), = measured_again(pd.DataFrame([first, second]).assign(variant=""),
+                                                         25.0).text_rows
+    assert step == "jwt-mysql worker at 500/s (cost)" and why == "JIT compiling"
+    assert first == "0.620 ms/req, p99 8.80 ms; others 5 %, JIT 182 ms/s"
+    assert second == "0.480 ms/req, p99 8.80 ms; others 5 %"
 
 
 def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_too():
@@ -188,16 +189,19 @@ def test_the_report_flags_a_pass_under_steal_and_a_second_measurement_disturbed_
                   remeasured="the JIT compiled")
     broke_quietly = row(p99_ms=80.0)  # a breach with nothing disturbing it: nothing to flag
     calm = row()
-    passed, cost = disturbed_but_kept(pd.DataFrame([under_steal, second, broke_quietly, calm]), 25.0)
-    assert passed.startswith("jwt-mysql reactive at 500/s (repetition 1): held the SLO although other processes "
-                             "used 0 % of one core and the hypervisor kept 38 %")
-    assert "Not measured again" in passed
-    assert cost.startswith("jwt-mysql worker at 500/s (cost) (repetition 1): its second measurement was disturbed too ("
-                           "the JIT compiled 481 ms per second")
-    assert "); 0.150 ms of CPU per request, p99 8.80 ms, 0 failed, 0 dropped. It stands" in cost
+    first = dict(row(p99_ms=9.5, app_cpu_ms_per_req=0.2), tag="cost", load_model="cost", superseded=True)
+    under_steal["tag"], broke_quietly["tag"], calm["tag"] = "steal", "quiet", "calm"
+    second["tag"] = "cost"
+    table = disturbed_but_kept(pd.DataFrame([under_steal, first, second, broke_quietly, calm]), 25.0)
+    passed, cost = table.text_rows
+    assert passed == ["jwt-mysql reactive at 500/s", "held despite: machine busy (over 25 % of a core)",
+                      "held, p99 21.7 ms; steal 38 %", "-", "first: a pass stands"]
+    assert cost == ["jwt-mysql worker at 500/s (cost)", "JIT compiling, in the second too",
+                    "0.200 ms/req, p99 9.50 ms; others 5 %", "0.150 ms/req, p99 8.80 ms; others 5 %, JIT 481 ms/s",
+                    "second"]
     # read back from results.csv, a steal that was not measured (no hypervisor) is NaN: the others' share still counts
-    beside, = disturbed_but_kept(pd.DataFrame([row(other_cpu_pct=30.0, steal_cpu_pct=float("nan"))]), 25.0)
-    assert "held the SLO although other processes used 30 % of one core (more than 25 % in all)" in beside
+    beside, = disturbed_but_kept(pd.DataFrame([row(other_cpu_pct=30.0, steal_cpu_pct=float("nan"))]), 25.0).text_rows
+    assert beside[1:3] == ["held despite: machine busy (over 25 % of a core)", "held, p99 8.80 ms; others 30 %"]
 
 
 def test_a_step_during_steal_is_measured_again_once_the_machine_is_quiet(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@ and results.csv of `bench/run --quick --scenarios hold --heap-search`, on the 2-
 readings of jcmd's answers they come from."""
 import os
 import shutil
+from types import SimpleNamespace
 
 import pytest
 
@@ -89,10 +90,11 @@ def test_the_recorded_search_has_a_record_per_model_and_a_heap_per_held_request(
 
 def test_the_answer_is_each_models_smallest_heap_first_then_its_table_and_bars(rendered):
     md = rendered["md"]
-    answer = md.index("## The answer")
+    answer = md.index("## The answer on memory")
     section = md.index("## Memory: the smallest heap per model")
-    finding = md.index("- Memory, hold at 1000 VUs (10s): the smallest heap that held the load")
-    assert answer < finding < section
+    first = md.index("| hold at 1000 VUs (10s) | virtual | 32 MB or less (the smallest heap tried) | - | - |")
+    worker = md.index("| hold at 1000 VUs (10s) | worker | none up to 2048 MB | not memory | p99 29,890 ms")
+    assert answer < first < worker < section
     assert md.index("| case | model | smallest heap |") > section
     assert "## Heap per held request" in md
     assert rendered["html"].count("The smallest heap that held, per model") == 1  # the bars, in the HTML only
@@ -111,16 +113,18 @@ def search(model, held, broke, stop, end=HeapSearchEnd.RESOLVED, detail=""):
     return HeapSearchRecord("jvm", "hold", "10s", "1000 VUs", model, end, held, broke, stop, detail, steps)
 
 
-def test_a_model_that_no_heap_lets_hold_the_load_is_a_finding_naming_what_stops_it():
-    records = [search("virtual", 54, 48, MemoryStop.OOM, detail="Terminating due to java.lang.OutOfMemoryError: "
-                                                                 "Java heap space"),
-               search("worker", None, 2048, MemoryStop.SLO, HeapSearchEnd.NOTHING_HELD,
-                      "p99 30,000 ms, 600 failed, 0 dropped of 1000; worker-pool starvation: up to 800 tasks queued")]
-    text = memory.case_finding("hold at 1000 VUs (10s)", records)
-    assert ("virtual between 48 and 54 MB (below it: OutOfMemoryError: Terminating due to java.lang.OutOfMemoryError: "
-            "Java heap space)") in text
-    assert "worker held at no heap up to 256 MB; what stops it: not memory" in text
-    assert "worker-pool starvation" in text
+def test_a_model_that_no_heap_lets_hold_the_load_is_named_with_what_stops_it():
+    records = [search("worker", None, 2048, MemoryStop.SLO, HeapSearchEnd.NOTHING_HELD,
+                      "p99 30,000 ms, 600 failed, 0 dropped of 1000; worker-pool starvation: up to 800 tasks queued; "
+                      "the app at 40 % of its budget"),
+               search("virtual", 54, 48, MemoryStop.OOM, detail="Terminating due to java.lang.OutOfMemoryError: "
+                                                                 "Java heap space")]
+    table = memory.answer_table(SimpleNamespace(heap_searches=records))
+    assert table.text_rows == [
+        ["hold at 1000 VUs (10s)", "virtual", "between 48 and 54 MB", "OutOfMemoryError",
+         "Terminating due to java.lang.OutOfMemoryError: Java heap space"],
+        ["hold at 1000 VUs (10s)", "worker", "none up to 256 MB", "not memory",
+         "p99 30,000 ms, 600 failed, 0 dropped of 1000; worker-pool starvation: up to 800 tasks queued"]]
 
 
 def test_a_model_that_held_at_the_smallest_heap_tried_says_or_less():
@@ -140,7 +144,7 @@ def test_the_heap_per_held_request_is_the_growth_after_a_full_gc_over_the_reques
 
 def test_a_run_without_heap_data_has_no_memory_section():
     env = environment(cores=2)
-    assert memory.sections(None, None, env, []) == [] and memory.answer(env) == []
+    assert memory.sections(None, None, env, []) == [] and memory.answer_table(env) is None
 
 
 def test_density_at_each_models_knee_is_its_successful_requests_per_mib_of_rss(tmp_path):
@@ -165,5 +169,4 @@ def test_density_at_each_models_knee_is_its_successful_requests_per_mib_of_rss(t
     for row in section.table.rows:
         knee = knees[row[0], row[1]]
         assert row[5].value == knee.ok_rps / knee.rss_peak_mb
-    densities = [f for f in section.findings if f.startswith("Density, aggregate")]
-    assert len(densities) == 1 and "successful requests/s per MiB of RSS" in densities[0]
+    assert [r[0] for r in section.table.text_rows].count("aggregate") == 3  # a row per model at its knee

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchlab.formatting import cell_text
-from benchlab.report import capacity, compare, render as report
+from benchlab.report import answer, capacity, compare, render as report
 from benchlab.results import slo
 from conftest import DATA, environment
 
@@ -55,19 +55,26 @@ def test_html_folds_the_detail_and_its_contents_link_every_section(rendered):
         assert f'id="{target}"' in html
 
 
-def test_each_article_section_opens_with_its_finding_then_its_table(rendered):
+def test_each_section_is_its_table_then_one_caption_of_at_most_three_sentences(rendered):
+    from prose import END
     md = rendered["md"]
-    section = md[md.index("## Executors (article 000)"):md.index("## Long-held connections")]
-    assert section.index("- At 150 users worker (article-small) reaches") < section.index("| load | model |")
+    for section in re.split(r"^## ", md, flags=re.M)[1:]:
+        after = section.split("\n\n| ", 1)[1].split("\n\n", 1)  # the table, then what follows it
+        caption = after[1].strip().split("\n\n")[0] if len(after) > 1 else ""
+        if caption:
+            assert len(END.split(caption)) <= 3, section.splitlines()[0]
 
 
-def test_every_percent_statement_matches_its_numbers(rendered):
-    """'X ... is N % higher/lower than Y (a vs b ms' must satisfy N = |a - b| / b."""
-    for n, direction, a, b in re.findall(r"is ([\d.]+) % (higher|lower) than \w+ \(([\d.]+) vs ([\d.]+) ms",
-                                         rendered["md"]):
-        share = (float(a) - float(b)) / float(b)
-        assert (share > 0) == (direction == "higher")
-        assert abs(abs(share) * 100 - float(n)) <= max(1.0, 0.05 * float(n))  # a and b are rounded to 3 digits
+def test_every_difference_matches_its_means(rendered):
+    """A detectable difference '+N % (low to high %)' must be (model - fastest) / fastest of the two means shown."""
+    md = rendered["md"]
+    section = md[md.index("## Differences, with their uncertainty"):]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and " % (" in line]
+    detectable = [r for r in rows if not r[6].startswith("none")]
+    assert rows and detectable
+    for r in detectable:
+        share = (float(r[4]) - float(r[5])) / float(r[5])
+        assert abs(share * 100 - float(r[6].split(" %")[0])) <= max(1.0, 0.05 * abs(share) * 100)
 
 
 def test_worker_starvation_is_named_on_the_aggregation(rendered):
@@ -98,9 +105,9 @@ def test_a_closed_step_short_of_the_ideal_names_its_busiest_resource():
     med = pd.DataFrame([row("virtual", 1130.0, downstream_waiting_max=470.0, host_cpu_pct=80.0),
                         row("reactive", 1640.0, downstream_waiting_max=0.0, host_cpu_pct=80.0)])
     found = report.shortfalls(med, cores=2)
-    assert found == ["aggregate at 1000 VUs: virtual served 1,130 of the ideal 1,667 requests/s (67.8%), p50 640 ms, "
-                     "p99 900 ms, 0 failed; REST client pool wait: up to 470 downstream calls waiting for a "
-                     "connection (more calls in flight than quarkus.rest-client.downstream.connection-pool-size)"]
+    assert found.text_rows == [["aggregate", "1000 VUs", "virtual", "1130", "1667", "67.8%", "640", "900", "0 + 0",
+                                 "REST client pool wait: up to 470 downstream calls waiting for a connection (see "
+                                 "quarkus.rest-client.downstream.connection-pool-size)", "-"]]
 
 
 def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_path):
@@ -121,7 +128,7 @@ def test_start_up_and_footprint_follow_the_capacity_with_the_curve_drawn(tmp_pat
                             "Steps kept in spite of a disturbance", "Warm-up until steady",
                             "Start-up and footprint per runtime"]
     assert "| jvm | 5.90 s (5.90-5.90, n=5) |" in out["md"]
-    assert "| native | not built on this machine" in out["md"]
+    assert "| native | not built: no target/*-runner" in out["md"]
     assert "warm-up after a fresh start: jwt-mysql" in out["html"]
 
 
@@ -149,13 +156,21 @@ def capacity_rows(rates: dict[str, dict[float, bool]], repetitions=2):
     return pd.DataFrame(rows)
 
 
+def answer_row(runs, env=None):
+    """The answer's cells of one scenario: best model, capacity, the others, what stopped the best."""
+    env = env or environment(cores=2)
+    return answer.capacity_cells(runs, env, slo.capacities(runs), "jwt-mysql")
+
+
 def test_one_repetition_claims_a_lead_only_beyond_the_variation_between_runs():
     runs = capacity_rows({"virtual": {1100: True, 1300: False}, "reactive": {680: True, 800: False},
                           "worker": {140: True, 150: False}}, repetitions=1)
-    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
-    assert "not told apart from reactive by one repetition (680/s, between 680 and 800/s;" in verdict
-    assert "633% to 829% ahead of worker (140/s, between 140 and 150/s)" in verdict
-    assert verdict.endswith(capacity.ONE_REPETITION)
+    best, capacity_cell, others, stopped = answer_row(runs)
+    assert (best, capacity_cell) == ("virtual", "1100/s (1100 to 1300)")
+    assert others == "worker 0.13x (0.11 to 0.14); reactive: not told apart"  # 680 is within x2 of 1100
+    assert stopped == "at 1300/s: nothing over its level; p99 90.0 ms, 1300 failed"
+    runs2 = capacity_rows({"virtual": {1100: True, 1300: False}, "reactive": {680: True, 800: False}})
+    assert answer_row(runs2)[2] == "reactive 0.62x (0.52 to 0.73)"  # two repetitions: the intervals decide
 
 
 def test_a_cost_rates_interleaved_runs_do_not_count_as_repetitions_of_the_search():
@@ -167,25 +182,34 @@ def test_a_cost_rates_interleaved_runs_do_not_count_as_repetitions_of_the_search
                  dropped=0, errors=0, p99_ms=20.0, tag=f"{m}cost{rep}") for m in ("virtual", "reactive")
             for rep in (1, 2, 3)]
     runs = pd.concat([runs, pd.DataFrame(cost)], ignore_index=True)
-    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
-    assert "not told apart from reactive by one repetition (360/s, between 360 and 400/s;" in verdict
-    assert verdict.endswith(capacity.ONE_REPETITION)
+    assert answer_row(runs)[2] == "reactive: not told apart"
 
 
-def test_a_verdict_gives_the_lead_as_the_range_both_intervals_allow():
+def test_an_answer_gives_the_others_as_the_range_both_intervals_allow():
     runs = capacity_rows({"reactive": {1600: True, 2300: True, 2700: False},
                           "virtual": {1600: True, 1900: True, 2100: False},
                           "worker": {1600: True, 2000: True, 2400: False}})
-    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
-    assert verdict.startswith("jwt-mysql: reactive held the SLO (p99 <= 50 ms) up to 2300/s, between 2300 and 2700/s")
-    assert "10% to 42% ahead of virtual (1900/s, between 1900 and 2100/s)" in verdict
-    assert "not told apart from worker (2000/s, between 2000 and 2400/s)" in verdict
+    assert answer_row(runs)[:3] == ["reactive", "2300/s (2300 to 2700)",
+                                    "virtual 0.83x (0.70 to 0.91); worker: not told apart"]
 
 
 def test_rates_that_every_model_held_do_not_name_a_winner():
     runs = capacity_rows({m: {100: True, 400: True} for m in ("virtual", "worker", "reactive")})
-    verdict = capacity.verdicts(runs, environment(cores=2), slo.capacities(runs))[0]
-    assert "do not tell the models apart" in verdict and "--loads jwt-mysql=search:400" in verdict
+    best, capacity_cell, others, stopped = answer_row(runs)
+    assert best == "none told apart" and capacity_cell == ">= 400/s" and "--loads jwt-mysql=search:400" in stopped
+
+
+def test_what_stopped_the_best_model_fits_in_fifteen_words():
+    from prose import words
+    row = dict(scenario="jwt-mysql", model="virtual", load_model="open", repetition=1, requests=6000, dropped=219,
+               errors=12, p99_ms=225.0, tag="x", sql_queue_max=32.0, gc_share_pct=16.0, app_cpu_pct=48.0,
+               app_cpus=0.5)
+    import pandas as pd
+    runs = pd.concat([capacity_rows({"virtual": {840: True}}, repetitions=1),
+                      pd.DataFrame([dict(row, load=1000.0)])], ignore_index=True)
+    stopped = answer_row(runs)[3]
+    assert stopped == "at 1000/s: reactive pool: 32 waiting; p99 225 ms, 12 failed, 219 dropped"
+    assert words(stopped) <= 15
 
 
 def test_each_core_scenario_shows_its_knees_second_by_second_and_what_they_cost(rendered):

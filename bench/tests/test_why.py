@@ -20,13 +20,12 @@ def test_highest_score_first_and_others_listed():
 
 def test_nothing_saturated_and_missing_values():
     assert why.explain({"app_cpu_pct": 30, "worker_queue_max": float("nan")}, cores=2).startswith(
-        "no sampled resource crossed its level")
+        "nothing crossed its level")
 
 
 def test_unanswered_sampler_with_idle_cpu_names_the_event_loop():
     text = why.explain({"metrics_missed_pct": 83, "app_cpu_pct": 9, "worker_queue_max": 0}, cores=2)
-    assert text.startswith("event-loop delay: /lab/saturation, answered on the event loop, went unanswered within "
-                           "1.5 s in 83 %")
+    assert text.startswith("event-loop delay: /lab/saturation, served on the event loop, missed 1.5 s in 83 %")
 
 
 def test_unanswered_metrics_with_full_cpu_is_the_cpu():
@@ -47,14 +46,14 @@ def test_cpu_the_bench_does_not_watch_is_said():
 
 
 def test_a_machine_at_80_percent_is_not_full():
-    assert why.explain({"host_cpu_pct": 80, "app_cpu_pct": 100}, cores=2).startswith("no sampled resource")
+    assert why.explain({"host_cpu_pct": 80, "app_cpu_pct": 100}, cores=2).startswith("nothing crossed its level")
 
 
 def test_worker_queue_gives_the_aggregation_reason_only_where_requests_nest():
     aggregate = why.explain({"worker_queue_max": 40}, cores=2, branches_nest=True)
     mixed = why.explain({"worker_queue_max": 40}, cores=2)
-    assert "each aggregation holds a worker thread" in aggregate
-    assert mixed == "worker-pool starvation: up to 40 tasks queued for the worker pool"
+    assert aggregate.endswith("(aggregations wait for branches that need worker threads too)")
+    assert mixed == "worker-pool starvation: up to 40 tasks queued"
 
 
 def test_rest_client_pool_wait_is_named_with_the_figure():
@@ -74,5 +73,12 @@ def test_the_cpu_budget_says_whether_a_rate_fits_in_the_machine():
 
 def test_where_nothing_crossed_its_level_the_nearest_resource_is_named_with_its_share():
     row = {"host_cpu_pct": 80.4, "app_cpu_pct": 66.3, "k6_cpu_pct": 70.5, "downstream_cpu_pct": 25.6}
-    assert why.explain(row, cores=2) == ("no sampled resource crossed its level; the nearest was machine CPU, at 94 % of "
-                                         "its level (in % of one core: k6 70, the app 66, the downstream service 26)")
+    assert why.explain(row, cores=2) == ("nothing crossed its level; nearest: machine CPU, 94 % of it (in % of one "
+                                         "core: k6 70, the app 66, the downstream service 26)")
+    assert why.brief(row, cores=2) == "nothing over its level; nearest: machine CPU, 94 %"
+
+
+def test_in_brief_the_first_resource_over_its_level_with_its_figure():
+    assert why.brief({"worker_queue_max": 284, "host_cpu_pct": 99}, cores=2) == "worker pool starved: 284 queued"
+    assert why.brief({"app_cpu_pct": 48, "app_cpus": 0.5}, cores=2) == "app CPU 96 % of its budget"
+    assert why.brief({"gc_share_pct": 16.04}, cores=2) == "GC pauses 16.0 % of the run"

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchlab.formatting import Fixed, describe, summary
+from benchlab.formatting import Code, Fixed, describe, summary
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
 
 # Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
 # so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.
 NATIVE_RUNTIMES = ("native", "container-native")
-NATIVE_NOT_BUILT = ("not built on this machine: no GraalVM/Mandrel native-image here (and no builder image to pull); "
-                    "build target/*-runner elsewhere with ./mvnw package -Dnative, then --runtime native")
+NATIVE_NOT_BUILT = ("not built: no target/*-runner; deploy/native/toolchain, then ./mvnw package -Dnative, then "
+                    "--runtime native")
 NATIVE_NOT_REQUESTED = "not measured: a native executable is there ({}), but --runtime did not ask for {}"
 STEADY_SHARE = 0.9  # steady: every later moving mean at 90 % of the final level or more
 STEADY_WINDOW_S = 5  # moving mean over 5 s: one slow second (a GC, a JIT burst) does not end the warm-up
@@ -89,20 +89,16 @@ def footprint_table(env: Environment, runs: pd.DataFrame | None = None) -> Table
         rows.append([name, describe(cold["first_request_s"]), describe(cold["quarkus_started_s"]),
                      describe(cold["rss_mb"], "MB", digits=0), Fixed(i.rss_idle_mb, 0),
                      Fixed(rss_under_load(runs, name), 0),
-                     "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)), command])
+                     "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)),
+                     Code(command)])
     rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES if name not in info]
     curve_load = next((i.warmup_curve["load"] for i in measured.values() if i.warmup_curve), None)
-    note = ("Cold start: a fresh process, stopped after its first successful request (GET /<model>/users/me with a "
-            "token, else the aggregation), against the running database; median (min-max, n). 'Started in' is "
-            "Quarkus's own figure, from the JVM's start to its HTTP listener. RSS at first request: the process (the "
-            "JVM's host PID for containers). RSS idle: after the first request and the smoke test; under load: the "
+    note = ("Cold start: a fresh process against the running database, stopped at its first successful request; "
+            "median (min-max, n), with Quarkus's own 'started in'. RSS idle: after the smoke test; under load: the "
             "highest sample of any measured run. ")
-    if curve_load:
-        note += (f"Warm-up: a fresh start, the smoke test, then {curve_load} at once; steady throughput is the median "
-                 f"successful requests/s of its last {STEADY_TAIL_S} s, reached at the first second after which every "
-                 f"{STEADY_WINDOW_S}-second mean stays at {STEADY_SHARE * 100:.0f} % of it or more.")
-    else:
-        note += "No warm-up curve was measured (--warmup-curve 0)."
+    note += (f"Steady throughput: the median of the last {STEADY_TAIL_S} s of {curve_load} on a fresh start, reached "
+             f"once every {STEADY_WINDOW_S} s mean stays at {STEADY_SHARE * 100:.0f} % of it." if curve_load else
+             "No warm-up curve was measured (--warmup-curve 0).")
     return Table("Start-up and footprint per runtime",
                  ["runtime", "first successful request", "Quarkus 'started in'", "RSS at first request",
                   "RSS idle MB", "RSS under load MB", "steady throughput", "time to steady", "command"], rows, note)

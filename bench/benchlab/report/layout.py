@@ -2,16 +2,17 @@
 formatting.cell_text: the views compute, formatting writes, the template lays out."""
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 
-from benchlab.formatting import Cell, cell_text
+from benchlab.formatting import Cell, Code, cell_text
 from benchlab.model import MODEL_COLORS, MODELS
 
 
 @dataclass
 class Table:
-    """What the template renders, in either format: a title, the column headers, the cells, a note."""
+    """What the template renders, in either format: a title, the column headers, the cells, a caption (note)."""
     title: str
     headers: list[str]
     rows: list[list[Cell]]
@@ -21,18 +22,30 @@ class Table:
     def text_rows(self) -> list[list[str]]:
         return [[cell_text(c) for c in row] for row in self.rows]
 
+    def marked_rows(self, fmt: str) -> list[list[str]]:
+        """The cells as the template writes them: code marked as code (Markdown's backticks, HTML's <code>), the
+        rest escaped for HTML."""
+        return [[marked(c, fmt) for c in row] for row in self.rows]
+
+
+def marked(cell: Cell, fmt: str) -> str:
+    text = cell_text(cell)
+    if fmt == "md":
+        return f"`{text}`" if isinstance(cell, Code) else text.replace("|", "/")
+    text = html.escape(text)
+    return f"<code>{text}</code>" if isinstance(cell, Code) else text
+
 
 @dataclass
 class Section:
-    """A part of the report: what it shows (intro), its one-line findings, its table, its charts (HTML only). A
-    folded section is detail: HTML shows it behind <details>. kind names the findings' list (verdicts, findings)."""
+    """A part of the report: its findings (one line each), its table with its caption, its charts (HTML only). The
+    answer comes first, on the first screen; a folded section is detail, behind <details> in HTML."""
     title: str
     table: Table | None = None
     findings: list[str] = field(default_factory=list)
     charts: list[str] = field(default_factory=list)
-    intro: str = ""
     folded: bool = False
-    kind: str = "findings"
+    answer: bool = False
 
 
 def anchor(title: str) -> str:

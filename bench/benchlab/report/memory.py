@@ -1,7 +1,5 @@
-"""The report's memory sections, where a run has heap data (--heap-search, --heap): each model's smallest heap for each
-memory case with its interval and the stop below it (the finding first, then the table and the bars with their
-intervals); the heap per held request and the threads' native memory; successful requests/s per MiB of RSS at each
-model's knee. A run without heap data has none of them (the report stays as it was)."""
+"""The report's memory sections, only in a run with heap data (--heap-search, --heap): each model's smallest heap per
+memory case, the heap per held request, and successful requests/s per MiB of RSS at each model's knee."""
 from __future__ import annotations
 
 import pandas as pd
@@ -9,14 +7,13 @@ import plotly.graph_objects as go
 
 from benchlab.formatting import Fixed, num
 from benchlab.model import HeapSearchEnd, MemoryStop
-from benchlab.plan.heap_search import GC_SHARE_LEVEL_PCT, LATE_TOLERANCE
+from benchlab.plan.heap_search import LATE_TOLERANCE
 from benchlab.report.capacity import knee_runs
 from benchlab.report.layout import Section, Table, model_color, model_order
 from benchlab.results import slo
 from benchlab.results.environment import Environment, HeapSearchRecord, HeldBytesRecord
 
-NOT_MEMORY = ("not memory: with the largest heap (all the memory it could use) it broke the SLO, with no "
-              "OutOfMemoryError and GC pauses within their level")
+NOT_MEMORY = "not memory: it broke the SLO with the largest heap, without an OutOfMemoryError"
 
 
 def has_heap_data(env: Environment) -> bool:
@@ -54,7 +51,7 @@ def stop_text(r: HeapSearchRecord) -> str:
 
 
 def short(text: str) -> str:
-    """A stop's detail as a finding quotes it: its first two parts (the figures and the first resource named), cut at
+    """A stop's detail as the answer quotes it: its first two parts (the figures and the first resource named), cut at
     a "; " outside parentheses."""
     depth, parts = 0, 0
     for i, c in enumerate(text):
@@ -66,30 +63,23 @@ def short(text: str) -> str:
     return text
 
 
-def case_finding(case: str, records: list[HeapSearchRecord]) -> str:
-    """One sentence per memory case: each model's smallest heap, the least first, with its interval and its stop;
-    a model that held at no heap, and what stops it."""
-    held = sorted((r for r in records if r.held_mb is not None), key=lambda r: r.held_mb)
-    parts = [f"{r.model} {interval(r)}" + (f" (below it: {short(stop_text(r))})" if r.stop else "") for r in held]
-    parts += [f"{r.model} held at no heap up to {mb(max(s.heap_mb for s in r.steps))}; what stops it: "
-              f"{short(stop_text(r))}" for r in records if r.held_mb is None]
-    late = [f"{r.model} {num(r.reference_p99_ms / 1000, 1)} s" for r in records if r.reference_p99_ms]
-    if late:
-        parts.append(f"the p99 at the largest heap was over the SLO, every request answered ({', '.join(late)}): "
-                     f"the smaller heaps were judged against it + {LATE_TOLERANCE:.0%}")
-    budget = [r.model for r in records if r.end == HeapSearchEnd.BUDGET]
-    return (f"Memory, {case}: the smallest heap that held the load (the SLO, no failed request, no "
-            f"OutOfMemoryError): " + "; ".join(parts) + "."
-            + (f" The search of {', '.join(budget)} ran out of steps: its interval is wider than 15 %." if budget
-               else ""))
-
-
-def answer(env: Environment) -> list[str]:
-    """The memory findings for the report's first screen: one per memory case."""
-    by_case = {}
-    for r in env.heap_searches:
-        by_case.setdefault(case_label(r), []).append(r)
-    return [case_finding(case, records) for case, records in by_case.items()]
+def answer_table(env: Environment) -> Table | None:
+    """The memory answer for the first screen: per case, each model's smallest heap, the least first, and what stops
+    it below that heap (or at every heap)."""
+    if not env.heap_searches:
+        return None
+    rows = []
+    for r in sorted(env.heap_searches, key=lambda r: (case_label(r), r.held_mb is None, r.held_mb or 0)):
+        stop = NOT_MEMORY.split(":")[0] if r.held_mb is None and r.stop == MemoryStop.SLO else \
+            r.stop.value if r.stop else "-"
+        rows.append([case_label(r), r.model, interval(r), stop, short(r.detail) if r.detail else "-"])
+    late = [f"{r.model} {num(r.reference_p99_ms / 1000, 1)} s" for r in env.heap_searches if r.reference_p99_ms]
+    return Table("The answer on memory", ["case", "model", "smallest heap that held", "what stops it below",
+                                         "at that step"], rows,
+                 "Held: the SLO kept, no failed request, no OutOfMemoryError, GC pauses within their level. "
+                 f"{NOT_MEMORY.capitalize()}."
+                 + (f" Where the largest heap's p99 was over the SLO ({', '.join(late)}), smaller heaps were judged "
+                    f"against it + {LATE_TOLERANCE:.0%}." if late else ""))
 
 
 def heap_table(env: Environment, mem_runs: pd.DataFrame) -> Table:
@@ -101,16 +91,10 @@ def heap_table(env: Environment, mem_runs: pd.DataFrame) -> Table:
                      r.end.value, str(len(r.steps)), Fixed(at_min.rss_peak_mb if at_min else None, 0),
                      Fixed(ok.ok_rps.iloc[0], 0) if not ok.empty else None,
                      " ".join(f"{s.heap_mb}{'+' if s.held else '-'}" for s in r.steps)])
-    note = ("Each step a fresh app with that -Xmx (-XX:+ExitOnOutOfMemoryError), warmed, then measured at the case's "
-            "load; it held when no request failed and no iteration was dropped, no OutOfMemoryError ended it, GC "
-            f"pauses took at most {GC_SHARE_LEVEL_PCT:g} % of the run and the p99 kept the SLO (or, where the largest "
-            f"heap's p99 was over it with every request answered, that p99 + {LATE_TOLERANCE:.0%}). The first step is "
-            "the largest heap, 2 GB: where it breaks no heap holds the load; the second the smallest, 32 MB: where it "
-            "holds, the answer is 32 MB or less. Then bisected geometrically between them from 256 MB, to within "
-            "15 %; a break by latency alone is measured once more. Interval: the "
-            "largest heap that broke and the smallest that held (one search per model: the variation between runs is "
-            "not in it). Steps: each heap in MB in the order tried, + held, - did not. RSS: the app's peak in the step "
-            "at the smallest heap.")
+    note = ("Each step is a fresh, warmed app with that -Xmx, measured at the case's load; the search starts at 2 GB "
+            "and 32 MB, then bisects between them to within 15 % (bench/README.md, \"The memory search\"). "
+            "Interval: the largest heap that broke and the smallest that held, from one search per model. "
+            "Steps: each heap in MB as tried, + held, - did not; RSS: the app's peak at the smallest heap.")
     return Table("Memory: the smallest heap per model", ["case", "model", "smallest heap", "interval", "below it",
                                                          "search ended", "steps", "RSS MB", "ok req/s",
                                                          "steps (MB)"], rows, note)
@@ -141,62 +125,36 @@ def kb(value) -> Fixed:
     return Fixed(None if value is None else value / 1024, 1)
 
 
-def held_findings(env: Environment) -> list[str]:
-    out = []
-    for r in env.held_bytes:
-        heap = r.heap_bytes_per_held
-        native = r.native_bytes_per_held
-        thread_note = (f"its threads' native memory (NMT) {num(r.thread_native_idle_mb, 0)} -> "
-                       f"{num(r.thread_native_held_mb, 0)} MB ({num(r.threads_idle, 0)} -> {num(r.threads_held, 0)} "
-                       f"threads)" if r.thread_native_idle_mb is not None else
-                       f"RSS {num(r.rss_idle_mb, 0)} -> {num(r.rss_held_mb, 0)} MB (Native Memory Tracking not read)")
-        out.append(f"{case_label(r, f'{r.connections} VUs')}, {r.model}: {r.held} requests held cost "
-                   f"{num(None if heap is None else heap / 1024, 1)} KB of heap each (after a full GC: "
-                   f"{num(r.heap_idle_mb, 1)} MB idle, {num(r.heap_held_mb, 1)} MB held); {thread_note}, "
-                   f"{num(None if native is None else native / 1024, 1)} KB per held request.")
-    return out
-
-
 def held_table(env: Environment) -> Table:
     rows = [[case_label(r, f"{r.connections} VUs"), r.model, str(r.held), Fixed(r.heap_idle_mb, 1),
              Fixed(r.heap_held_mb, 1), kb(r.heap_bytes_per_held), num(r.threads_idle, 0), num(r.threads_held, 0),
              Fixed(r.thread_native_idle_mb, 1), Fixed(r.thread_native_held_mb, 1), kb(r.native_bytes_per_held),
              Fixed(r.rss_idle_mb, 0), Fixed(r.rss_held_mb, 0)] for r in env.held_bytes]
-    note = ("On each model's first step of the search (a fresh app, -Xmx2g, -XX:NativeMemoryTracking=summary), "
-            "after its measured run: jcmd GC.run (a full GC), then GC.heap_info's heap in use, VM.native_memory's "
-            "Thread section (committed "
-            "stacks and thread structures of platform threads; virtual threads keep their stacks on the heap) and "
-            "the RSS: once idle, once with the case's connections held by a k6 run of their own, early in the hold "
-            "(held: connections open to the app then). "
-            "Per held: (held - idle) / held. A queued request of the worker model holds its connection and its "
-            "request objects, not a thread.")
+    note = ("On each model's first step (-Xmx2g, Native Memory Tracking): jcmd GC.run, then the heap in use, the "
+            "threads' native memory and the RSS, once idle and once with the case's connections held. "
+            "Per held: (held - idle) / held. Virtual threads keep their stacks on the heap; a queued worker-model "
+            "request holds no thread.")
     return Table("Heap per held request", ["case", "model", "held", "heap idle MB", "heap held MB", "heap KB/held",
                                            "threads idle", "threads held", "thread native idle MB",
                                            "thread native held MB", "native KB/held", "RSS idle MB", "RSS held MB"],
                  rows, note)
 
 
-def density(runs: pd.DataFrame, caps: list[slo.Capacity]) -> tuple[list[str], Table | None]:
+def density(runs: pd.DataFrame, caps: list[slo.Capacity]) -> Table | None:
     """Successful requests/s per MiB of RSS at each model's knee (its run at its capacity)."""
     knees = knee_runs(runs, caps)
-    rows, findings = [], []
+    rows = []
     for scenario in dict.fromkeys(c.scenario for c in caps):
         mine = [(model, r) for (s, model), r in knees.items() if s == scenario and r.rss_peak_mb]
-        mine.sort(key=lambda m: -m[1].ok_rps / m[1].rss_peak_mb)
-        for model, r in mine:
+        for model, r in sorted(mine, key=lambda m: -m[1].ok_rps / m[1].rss_peak_mb):
             rows.append([scenario, model, f"{r.load:g}/s", Fixed(r.ok_rps, 0), Fixed(r.rss_peak_mb, 0),
                          Fixed(r.ok_rps / r.rss_peak_mb, 2)])
-        if mine:
-            findings.append(f"Density, {scenario}: at each model's knee, successful requests/s per MiB of RSS: "
-                            + "; ".join(f"{model} {r.ok_rps / r.rss_peak_mb:.2f} ({r.ok_rps:,.0f}/s with "
-                                        f"{r.rss_peak_mb:,.0f} MiB)" for model, r in mine) + ".")
     if not rows:
-        return [], None
-    return findings, Table("Requests per MiB at the knee", ["scenario", "model", "knee", "ok req/s", "RSS MiB",
-                                                           "ok req/s per MiB"], rows,
-                           "The run at each model's capacity (the first repetition that offered it): its successful "
-                           "requests/s over its peak RSS. RSS is process-wide: where the models share one app process "
-                           "it includes what the models before left behind.")
+        return None
+    return Table("Requests per MiB at the knee", ["scenario", "model", "knee", "ok req/s", "RSS MiB",
+                                                 "ok req/s per MiB"], rows,
+                 "The run at each model's capacity: its successful requests/s over its peak RSS. RSS is "
+                 "process-wide: where the models share one app it includes what the models before left behind.")
 
 
 def sections(mem_runs: pd.DataFrame, runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) \
@@ -208,12 +166,11 @@ def sections(mem_runs: pd.DataFrame, runs: pd.DataFrame, env: Environment, caps:
     oom = [f"OutOfMemoryError: {line}; the run ended there and the app was restarted"
            for line in env.get("out_of_memory") or []]
     if env.heap_searches:
-        out.append(Section("Memory: the smallest heap per model", heap_table(env, mem_runs), answer(env) + oom,
-                           heap_chart(env)))
+        out.append(Section("Memory: the smallest heap per model", heap_table(env, mem_runs), oom, heap_chart(env)))
         oom = []
     if env.held_bytes:
-        out.append(Section("Heap per held request", held_table(env), held_findings(env)))
-    findings, table = density(runs, caps)
+        out.append(Section("Heap per held request", held_table(env)))
+    table = density(runs, caps)
     if table is not None or oom:
-        out.append(Section("Requests per MiB at the knee", table, oom + findings))
+        out.append(Section("Requests per MiB at the knee", table, oom))
     return out

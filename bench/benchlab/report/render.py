@@ -9,15 +9,15 @@ import numpy as np
 import pandas as pd
 import plotly.offline
 
-from benchlab.formatting import Fixed, Percent, num, percent
+from benchlab.formatting import Code, Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
 from benchlab.report import footprint, memory, steady
-from benchlab.report.capacity import capacity_table, verdicts
+from benchlab.report.answer import answer_table
+from benchlab.report.capacity import capacity_table
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.views import VIEWS
 from benchlab.results import cost, slo, stats, table, why
-from benchlab.results.slo import MARGIN_BAD_SHARE, MARGIN_P99_FACTOR
 from benchlab.results.environment import Environment, Facts
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
@@ -25,9 +25,9 @@ from benchlab.scenarios import SCENARIOS, ideal_latency_s
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 
-def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
+def differences_table(runs: pd.DataFrame, win: pd.DataFrame) -> Table:
     """At every step, each model against the one with the lowest mean latency, from the per-second windows."""
-    out = []
+    rows = []
     by_tag = {tag: g["mean_ms"].to_numpy() for tag, g in win.groupby("tag")}
     # a sweep of app configurations compares the models under each one, not the configurations with each other (its
     # own table does that)
@@ -44,18 +44,22 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
         for m in sorted(samples, key=means.get):
             if m == best:
                 continue
-            d = stats.difference(samples[m], samples[best])
-            out.append(f"{scenario} at {label}: " + stats.verdict(m, best, d, "mean latency", "ms")
-                       + f"; {m} had {bad_count(g[g.model == m], 'failed requests')}, "
-                       f"{best} {bad_count(g[g.model == best])}")
-    return out
+            rows.append([scenario, label, m, best, means[m], means[best],
+                         stats.share_text(stats.difference(samples[m], samples[best])),
+                         bad_count(g[g.model == m]), bad_count(g[g.model == best])])
+    return Table("Differences, with their uncertainty", ["scenario", "step", "model", "fastest", "mean ms",
+                                                         "fastest mean ms", "difference (95 % CI)",
+                                                         "failed + dropped", "fastest failed + dropped"], rows,
+                 "Mean latency per second of each run, resampled in blocks of 5 s within each run, then the runs "
+                 "drawn again (moving-block bootstrap, 2000 resamples). The difference is (model - fastest) / "
+                 "fastest; where its interval covers zero there is no detectable difference. With one repetition "
+                 "the interval covers the variation within the run only.")
 
 
-def bad_count(rows: pd.DataFrame, noun: str = "") -> str:
-    """Failed requests, and the iterations k6 could not start beside them where there were any: past saturation a
-    model drops more than it fails, and a latency compared without them flatters it."""
-    failed, dropped = int(rows.errors.sum()), int(rows.dropped.sum())
-    return f"{failed}{' ' + noun if noun else ''}" + (f" and {dropped} dropped iterations" if dropped else "")
+def bad_count(rows: pd.DataFrame) -> str:
+    """Failed requests + the iterations k6 could not start: past saturation a model drops more than it fails, and a
+    latency compared without them flatters it."""
+    return f"{int(rows.errors.sum())} + {int(rows.dropped.sum())}"
 
 
 def ideal_share(r) -> Percent | None:
@@ -70,11 +74,10 @@ def ideal_share(r) -> Percent | None:
 NEAR_IDEAL_SHARE = 0.97
 
 
-def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
+def shortfalls(med: pd.DataFrame, cores: int) -> Table | None:
     """Closed-model steps with a known ideal latency where a model served less than NEAR_IDEAL_SHARE of VUs / ideal:
-    by how much, which sampled resource was busiest there (the REST client's pool, the app's or the machine's CPU, a
-    queue), and whether the ideal rate would fit in the machine at the CPU per request measured."""
-    out = []
+    by how much, the busiest sampled resource, and whether the ideal rate fits the machine at the CPU per request."""
+    rows = []
     for _, r in med.iterrows():
         ideal_s = ideal_latency_s(r.scenario, r.variant or "")
         if r.load_model != LoadKind.CLOSED or ideal_s is None:
@@ -82,13 +85,18 @@ def shortfalls(med: pd.DataFrame, cores: int) -> list[str]:
         ideal = r.load / ideal_s
         if r.ok_rps >= NEAR_IDEAL_SHARE * ideal:
             continue
-        busiest = why.explain(r.to_dict(), cores, SCENARIOS[r.scenario].worker_branches_nest)
-        out.append(f"{r.scenario} at {r.load:g} VUs: {r.model} served {r.ok_rps:,.0f} of the ideal {ideal:,.0f} "
-                   f"requests/s ({percent(r.ok_rps / ideal)}), p50 {num(r.p50_ms)} ms, p99 {num(r.p99_ms)} ms, "
-                   f"{bad_count(pd.DataFrame([r]), 'failed')}; {busiest}"
-                   + (f"; {budget}" if app_busy(r.get("app_cpu_pct"), r.get("app_cpus"))
-                      and (budget := why.cpu_budget(r.to_dict(), cores, ideal)) else ""))
-    return out
+        budget = why.cpu_budget(r.to_dict(), cores, ideal) if app_busy(r.get("app_cpu_pct"), r.get("app_cpus")) \
+            else ""
+        rows.append([r.scenario, f"{r.load:g} VUs", r.model, r.ok_rps, ideal, Percent(r.ok_rps / ideal), r.p50_ms,
+                     r.p99_ms, bad_count(pd.DataFrame([r])),
+                     why.explain(r.to_dict(), cores, SCENARIOS[r.scenario].worker_branches_nest), budget or "-"])
+    if not rows:
+        return None
+    return Table("Short of the ideal", ["scenario", "load", "model", "ok req/s", "ideal req/s", "of ideal", "p50 ms",
+                                        "p99 ms", "failed + dropped", "busiest resource", "CPU the ideal needs"],
+                 rows, f"Closed-model steps that served less than {percent(NEAR_IDEAL_SHARE, 0)} of VUs / the ideal "
+                 "latency. The last columns: the sampled resource that was busiest, and whether the ideal rate fits "
+                 "the machine at the CPU per request the app, k6, the downstream and the database used.")
 
 
 def runs_table(med: pd.DataFrame) -> Table:
@@ -112,32 +120,33 @@ def runs_table(med: pd.DataFrame) -> Table:
                                 "downstream CPU %", "machine CPU %", "app CPU ms/req", "worker queue max",
                                 "worker threads max", "JDBC awaiting max", "reactive queue max",
                                 "REST client waiting max", "sampler missed %", "pinned", "GC %", "RSS MB", "threads"], rows,
-                 "Medians over repetitions; counts summed; queues: the highest sample. ok req/s = successful requests "
-                 "/ the measured window (first to last second with a finished request); of ideal (closed model, "
-                 "uncached aggregation only): against VUs / 0.6 s. p50/p99 over every finished "
-                 "request, failed ones included. CPU % = average over the run, 100 = one core (machine CPU: all "
-                 "cores together = 100). App CPU ms/req only "
-                 f"where the app averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f} % CPU (below that, background "
-                 "work dominates). Queues and threads: the highest sample of /lab/saturation, read every second on the "
-                 "event loop (sampler missed %: samples it did not answer within 1.5 s). Pinned: JFR "
-                 "jdk.VirtualThreadPinned events (every pin, however short), summed over repetitions; - where not "
-                 "recorded. RSS and threads are process-wide: every model runs in the same app process, so "
-                 "they depend on what ran before, not on the model.")
+                 "Medians over repetitions, counts summed, queues and threads the highest sample; ok req/s over "
+                 "the measured window, p50 and p99 over every request, failed ones included. CPU %: 100 = one core "
+                 f"(machine: all cores); app CPU ms/req only where the app used over {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f}"
+                 " % of a core. RSS and threads are process-wide, and pinned counts JFR's every pin (- not recorded).")
 
 
 def limits_table(env: Environment) -> Table:
     rows = [[k, str(v)] for k, v in env.limits.items()]
     rows.append(["process figures", "RSS and threads are process-wide: one app process serves every model"])
-    return Table("Limits in force", ["limit", "value"], rows, "A limit hides queueing behind it: a request refused "
-                 "at once (503) or cut at a deadline (504) counts as failed, never as fast. The app as configured; a "
-                 "scenario's app configurations (pool sizes, executors, its deadline) override some of these, as "
-                 "the scenario's own table says.")
+    return Table("Limits in force", ["limit", "value"], rows, "A limit hides queueing: a request refused at once "
+                 "(503) or cut at a deadline (504) counts as failed, never as fast. A scenario's app configurations "
+                 "override some of these, as its own table says.")
 
 
 def settings_table(env: Environment) -> Table:
-    """Every setting results.json recorded, in the order Environment declares them (its facts with setting=True)."""
+    """Every setting results.json recorded, in the order Environment declares them (its facts with setting=True); a
+    mapping's entries a row each, commands as code."""
     return Table("Settings and machine", ["setting", "value"],
-                 [[setting_name(name), setting_text(value)] for name, value in env.settings()])
+                 [row for name, value in env.settings() for row in setting_rows(setting_name(name), value)])
+
+
+def setting_rows(name: str, value) -> list[list]:
+    if isinstance(value, Facts):  # a runtime's facts, as results.json recorded them
+        value = value.to_json(recorded=True)
+    if isinstance(value, dict) and value:
+        return [row for k, v in value.items() for row in setting_rows(f"{name}: {setting_name(k)}", v)]
+    return [[name, Code(value) if "command" in name and isinstance(value, str) else setting_text(value)]]
 
 
 UNIT_SUFFIXES = {"_s": " (s)", "_gib": " (GiB)", "_mb": " (MB)"}
@@ -168,33 +177,23 @@ def setting_text(value) -> str:
     return str(value)
 
 
-DIFFERENCES_INTRO = ("Mean latency per second of each run, resampled in blocks of 5 consecutive seconds within each "
-                     "run, then the runs drawn again (moving-block bootstrap, 2000 resamples; with one repetition the "
-                     "interval covers the variation within the run only); the 95 % interval of the difference "
-                     "against the fastest model at that step. 'X is N % higher than Y' means (X - Y) / Y = N %. When the interval "
-                     "covers zero there is no detectable difference.")
-SHORTFALLS_INTRO = ("Closed-model steps where a model served less than {share} of the ideal throughput (VUs / the "
-                    "ideal latency), with the sampled resource that was busiest there and, where the app was busy, "
-                    "whether the ideal rate fits in the machine at the CPU per request the processes on it used (the "
-                    "app, k6, the downstream service, the database).")
-
-
 def summary(env: Environment) -> str:
-    """The command, the planned and actual time, and where k6 ran against the app."""
+    """The command and its planned and actual time."""
     at_most = env.planned_seconds_at_most
-    took = "(not finished)" if env.load_seconds is None else env.load_seconds
-    wall = "(still running)" if env.wall_seconds is None else env.wall_seconds
-    return (f"Command: {env.command_line}. Load phase (warm-ups and runs): planned {env.planned_seconds} s"
+    took = "(not finished)" if env.load_seconds is None else f"{env.load_seconds} s"
+    wall = "(still running)" if env.wall_seconds is None else f"{env.wall_seconds} s"
+    return (f"Command: {env.command_line}. Load phase: planned {env.planned_seconds} s"
             + (f" (at most {at_most} s)" if at_most and at_most != env.planned_seconds else "")
-            + f", took {took} s; wall time {wall} s with start-up (build, database, tokens, app). {env.pinning}."
-            + (f" The app's CPU budget: {env.app_cpu_budget}." if env.app_cpu_budget else ""))
+            + f", took {took}; {wall} in all with start-up.")
 
 
-def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = ()) -> list[Section]:
-    """The report in reading order: the answer (capacity, cost and memory), the steady cost, the capacity and where
-    each model breaks, the steps measured again, the warm-ups, start-up, each article's experiment (its finding, then
-    its table), memory where the run has heap data, the closed-model shortfalls, then the detail, folded. again: the
-    steps measured again, as sentences."""
+def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Section]:
+    """The report in reading order: the answer, the steady cost, the capacity, the steps measured again or kept in
+    spite of a disturbance, the warm-ups, start-up, each article's experiment, memory, the closed-model shortfalls,
+    then the detail, folded. all_runs: every measurement, also those a later one superseded."""
+    again = steady.measured_again(all_runs, env.max_interference)
+    kept = steady.disturbed_but_kept(all_runs, env.max_interference)
+    runs = table.final(all_runs)
     searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
     mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
@@ -206,21 +205,17 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
     caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
     costs = cost.costs(runs)
     out = []
-    searched = (runs.load_model == LoadKind.OPEN).any()
-    answer = (verdicts(runs, env, caps) if searched else []) + steady.cost_verdicts(costs) + memory.answer(env)
-    if answer:
-        out.append(Section("The answer", findings=answer, charts=capacity_chart(caps, env) if searched else [],
-                           kind="verdicts"))
+    if (answer := answer_table(runs, env, caps, costs)) is not None:
+        out.append(Section("The answer", answer, charts=capacity_chart(caps, env), answer=True))
+    if (memory_answer := memory.answer_table(env)) is not None:
+        out.append(Section(memory_answer.title, memory_answer, answer=True))
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
-    if searched:
+    if (runs.load_model == LoadKind.OPEN).any():
         out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
                            + resources_at_the_knee(runs, caps)))
-    if again:
-        out.append(Section("Steps measured again", findings=again, intro=AGAIN_INTRO))
-    if kept := steady.disturbed_but_kept(runs, env.max_interference):
-        out.append(Section("Steps kept in spite of a disturbance", findings=kept, intro=KEPT_INTRO))
+    out += [Section(tb.title, tb) for tb in (again, kept) if tb is not None]
     if (warm := steady.warmup_table(env)) is not None:
         out.append(Section(warm.title, warm, charts=steady.warmup_charts(env)))
     start_up = footprint.footprint_table(env, runs)
@@ -231,38 +226,18 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
     out += memory.sections(mem_runs, runs, env, caps)
     med = median_rows(runs) if not runs.empty else None
-    if med is not None and (short := shortfalls(med, env.cores)):
-        out.append(Section("Short of the ideal", findings=short,
-                           intro=SHORTFALLS_INTRO.format(share=f"{percent(NEAR_IDEAL_SHARE, 0)}")))
-    out.append(Section("Differences, with their uncertainty", findings=comparison_sentences(runs, win)
-                       if not win.empty else [], intro=DIFFERENCES_INTRO, folded=True))
-    for tb in ([runs_table(med)] if med is not None else []) + [limits_table(env), settings_table(env)]:
-        out.append(Section(tb.title, tb, folded=True))
+    if med is not None and (short := shortfalls(med, env.cores)) is not None:
+        out.append(Section(short.title, short))
+    tables = ([differences_table(runs, win)] if not win.empty else []) + (
+        [runs_table(med)] if med is not None else []) + [limits_table(env), settings_table(env)]
+    out += [Section(tb.title, tb, folded=True) for tb in tables]
     return out
-
-
-AGAIN_INTRO = ("A step is measured a second time, after a pause, where its first measurement cannot be trusted as it "
-               "stands: other processes used more of the machine than --max-interference allows or the app's JIT "
-               "was still compiling, where that tells (a breach, or a cost run's figures: a step that held did so "
-               "in spite of it), or it broke the SLO by a margin the variation between runs reaches (a breach "
-               f"bounds a capacity only if it breaks again; one beyond {MARGIN_P99_FACTOR:g}x the SLO's p99 or with "
-               f"over {percent(MARGIN_BAD_SHARE, 0)} of its requests lost counts at once). A search step that "
-               "breaks again beside such a disturbance is measured a third time: a breach twice in the same spell "
-               "of steal confirms nothing. The last measurement is the step's; the others stay in results.csv, "
-               "marked superseded.")
-
-
-KEPT_INTRO = ("Their figures stand as measured, with the disturbance named beside them: a step that held the SLO while "
-              "other processes, the hypervisor or the JIT took part of the machine (a second measurement could only "
-              "let chance undo the pass), or a step's last measurement disturbed in its turn.")
 
 
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
     runs["variant"] = runs.variant.fillna("")
-    again = steady.measured_again(runs)
-    runs = table.final(runs)
-    context = dict(sections=sections(runs, win, env, again), summary=summary(env), warning=None if env.complete else
+    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.complete else
                    f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "
                    f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,

@@ -1,18 +1,16 @@
-"""The report's steady-state views: what a request costs each model on the warm app (its verdict on the first screen,
-and the table behind it), how long each warm-up took to steady state (a table and its curves), every step that was
-measured again, with why and what each measurement found, and the steps whose figures stand with a disturbance in
-them."""
+"""The report's steady-state views: each model's CPU per request on the warm app, each warm-up to steady state, the
+steps measured again and the steps kept in spite of a disturbance."""
 from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from benchlab.formatting import Fixed, num
+from benchlab.formatting import Fixed, num, ratio
 from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
-from benchlab.results.again import disturbance
+from benchlab.results.again import compiling, interference
 from benchlab.results.cost import ONE_APP_FACTOR, Cost
 from benchlab.results.environment import Environment
 
@@ -21,50 +19,19 @@ def interval(low: float, high: float, digits: int = 2) -> str:
     return f"{low:.{digits}f} to {high:.{digits}f}"
 
 
-def cost_verdicts(costs: list[Cost]) -> list[str]:
-    """Per scenario: the cheapest model's CPU per request, each other model's as a multiple of it (or no detectable
-    difference), and what one core could serve at the cheapest cost."""
-    out = []
-    for scenario in dict.fromkeys(c.scenario for c in costs):
-        mine = [c for c in costs if c.scenario == scenario]
-        cheapest, others = mine[0], mine[1:]
-        parts = [f"{c.model} {versus(c)}" for c in others]
-        out.append(f"{scenario}, steady CPU per request at {cheapest.rate:g}/s: {cheapest.model} "
-                   f"{cheapest.cpu_ms:.3f} ms ({interval(cheapest.low, cheapest.high, 3)})"
-                   + (f"; {'; '.join(parts)}" if parts else "")
-                   + f"; at that cost one core serves at most about {cheapest.requests_per_core_s:,.0f} requests/s"
-                   + (f" (k6 spent {cheapest.k6_cpu_ms:.2f} ms per request generating them)"
-                      if cheapest.k6_cpu_ms else "") + ".")
-    return out
-
-
-def versus(c: Cost) -> str:
-    """A model's cost against the cheapest one's, as the verdict says it."""
-    ratio = f"{c.ratio:.2f}x, {interval(c.ratio_low, c.ratio_high)}"
-    if c.told_apart:
-        return f"{c.ratio:.2f}x ({interval(c.ratio_low, c.ratio_high)})"
-    if c.detectable:
-        return f"not told apart by one app ({ratio}: within x{ONE_APP_FACTOR:g}, the variation between apps seen here)"
-    return f"no detectable difference ({ratio})"
-
-
 def cost_table(costs: list[Cost]) -> Table:
     rows = [[c.scenario, f"{c.rate:g}/s", c.model, Fixed(c.cpu_ms, 3), interval(c.low, c.high, 3),
              "1 (cheapest)" if c.ratio == 1 and c.ratio_low == 1 else
-             f"{c.ratio:.2f} ({interval(c.ratio_low, c.ratio_high)})" + ("" if c.told_apart else ", not told apart"),
-             str(c.runs), Fixed(c.rss_mb, 0), Fixed(c.alloc_mb_per_s, 1), Fixed(c.k6_cpu_ms, 3)] for c in costs]
+             ratio(c.ratio, c.ratio_low, c.ratio_high) + ("" if c.told_apart else ", not told apart"),
+             Fixed(c.requests_per_core_s, 0), str(c.runs), Fixed(c.rss_mb, 0), Fixed(c.alloc_mb_per_s, 1),
+             Fixed(c.k6_cpu_ms, 3)] for c in costs]
     return Table("Steady-state CPU per request", [
-        "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest", "runs",
-        "RSS MB", "allocation MB/s", "k6 CPU per request (ms)"], rows,
-        "The app process's CPU per successful request at a common arrival rate below every model's saturation, "
-        "measured on the steady app (after its warm-up) in short runs whose models take turns; the interval: "
-        "Student's t over the runs; the ratio's: over the log ratios of the runs of one repetition, which ran one "
-        "after the other (a few runs give wide intervals: \"no detectable difference\" means that). They share one "
-        f"app: a ratio is told apart only beyond x{ONE_APP_FACTOR:g}, the variation between apps (runs of the same "
-        "command) seen here. At a lower rate more of the app's background work (timers, "
-        "the sampler's scrapes) falls on each request, alike for every model. RSS and allocation rate: medians of the "
-        "runs (RSS is process-wide; the allocation rate is counted at young collections: blank where a run had "
-        "none). k6's CPU per request is what the load generator paid for the same requests.")
+        "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest",
+        "req/s one core serves", "runs", "RSS MB", "allocation MB/s", "k6 CPU per request (ms)"], rows,
+        "The app's CPU per successful request on the steady app, at a rate below every model's knee, in short runs "
+        "whose models take turns; intervals: Student's t over the runs and over their log ratios. "
+        f"A ratio is told apart only beyond x{ONE_APP_FACTOR:g}, the variation between apps seen here. "
+        "RSS and allocation rate: medians of the runs (RSS is process-wide); k6's CPU: what generating the load cost.")
 
 
 def warmup_table(env: Environment) -> Table | None:
@@ -80,12 +47,11 @@ def warmup_table(env: Environment) -> Table | None:
     lifted = any(w.budget_lifted for w in env.warmups)
     return Table("Warm-up until steady", ["runtime", "scenario", "model", "load", "warm-up", "seconds", "requests",
                                           "steady", "JIT ms/s", "app CPU ms/req", "p99 ms"], rows,
-                 "Each model on each app, before its block's first measurement: k6 at the load shown until, over three "
-                 "2 s windows, the JIT compiled less than 50 ms per second and neither the app's CPU per request nor "
-                 "p99 fell by more than 10 % (a p99 falling by less than a tenth of the SLO's bound counts as "
-                 "steady), or --warmup seconds passed. The last three columns: its last window. "
-                 + ("The app's CPU budget was lifted while it warmed up (the JIT compiles at the machine's speed); "
-                    "every measured step ran within it." if lifted else ""))
+                 "Each model warms up until, over three 2 s windows, the JIT compiles under 50 ms/s and neither CPU "
+                 "per request nor p99 falls by over 10 % (or a tenth of the SLO), or --warmup runs out. "
+                 "The last three columns are its last window."
+                 + (" The CPU budget is lifted while it warms up; every measured step runs within it." if lifted
+                    else ""))
 
 
 def warmup_charts(env: Environment) -> list[str]:
@@ -115,61 +81,86 @@ def warmup_charts(env: Environment) -> list[str]:
     return figs
 
 
-def measured_again(all_runs: pd.DataFrame) -> list[str]:
-    """Every step measured a second time: why, and what each measurement found."""
-    out = []
-    again = all_runs[all_runs.attempt.fillna(1) > 1]
-    for _, second in again.iterrows():
-        first = all_runs[(all_runs.tag == second.tag) & (all_runs.attempt.fillna(1) == second.attempt - 1)]
-        before = first.iloc[0] if not first.empty else None
-        n = int(second.attempt)
-        out.append(f"{step_name(second)}: measured {'again' if n == 2 else 'a third time'} "
-                   f"{'' if second.remeasured.startswith('to ') else 'because '}{second.remeasured}. "
-                   + (f"{ORDINALS[n - 1]}: {outcome(before)}. " if before is not None else "")
-                   + f"{ORDINALS[n]}: {outcome(second)}; "
-                   + ("measured once more (below)." if second.get("superseded") == True  # noqa: E712 - NaN: no
-                      else f"the {ORDINALS[n].lower()} measurement is the step's."))
-    return out
+def steps_measured(all_runs: pd.DataFrame) -> list[list]:
+    """Each step's measurements in order (a step is a run's tag; attempt 2 and later measured it again)."""
+    attempt = all_runs.attempt.fillna(1)
+    return [[r for _, r in g.assign(attempt=attempt[g.index]).sort_values("attempt").iterrows()]
+            for _, g in all_runs.groupby("tag", sort=False)]
 
 
+def steps_table(title: str, rows: list[list], note: str) -> Table | None:
+    """A table of steps and their measurements: a third column only where a step had a third measurement."""
+    if not rows:
+        return None
+    width = max(len(r) for r in rows)
+    rows = [r[:-1] + ["-"] * (width - len(r)) + r[-1:] for r in rows]
+    return Table(title, ["step", "why", *(ORDINALS[n].lower() for n in range(1, width - 2)), "which counts"], rows,
+                 note)
+
+
+def measured_again(all_runs: pd.DataFrame, max_interference: float) -> Table | None:
+    """Every step measured a second (or third) time: why, what each measurement found, which one counts."""
+    rows = []
+    for ms in steps_measured(all_runs):
+        if len(ms) < 2:
+            continue
+        whys = [why_again(later, earlier, max_interference) for earlier, later in zip(ms, ms[1:])]
+        rows.append([step_name(ms[-1]), "; then ".join(whys), *(outcome(m) for m in ms), ORDINALS[len(ms)].lower()])
+    return steps_table("Steps measured again", rows, AGAIN_NOTE)
+
+
+def disturbed_but_kept(all_runs: pd.DataFrame, max_interference: float) -> Table | None:
+    """The steps whose figures stand although something disturbed them: a step that held the SLO in spite of other
+    processes, the hypervisor's steal or the JIT (measure_again leaves a pass as it is), and a last measurement
+    disturbed in its turn (results/again.py: at most MAX_ATTEMPTS)."""
+    rows = []
+    for ms in steps_measured(all_runs):
+        last = ms[-1]
+        if (why := disturbed(last, max_interference)) is None:
+            continue
+        if len(ms) > 1:
+            rows.append([step_name(last), f"{why}, in the {ORDINALS[len(ms)].lower()} too",
+                         *(outcome(m) for m in ms), ORDINALS[len(ms)].lower()])
+        elif last.load_model != LoadKind.COST and slo.holds_slo(last):
+            rows.append([step_name(last), f"held despite: {why}", outcome(last), "first: a pass stands"])
+    return steps_table("Steps kept in spite of a disturbance", rows, KEPT_NOTE)
+
+
+AGAIN_NOTE = ("A step is measured again where its first measurement cannot be trusted: a busy machine or the JIT "
+              "behind a breach or a cost run, or a breach close enough to chance. A search step that breaks again "
+              "beside the same disturbance is measured a third time. The last measurement counts; the others stay "
+              "in results.csv, marked superseded.")
+KEPT_NOTE = ("These figures stand with a disturbance in them. A step that held while the machine was busy is not "
+             "measured again: the disturbance can only have hurt it. A step's last measurement stands even if it "
+             "was disturbed too.")
 ORDINALS = {1: "First", 2: "Second", 3: "Third"}
 
 
-def disturbed_but_kept(final_runs: pd.DataFrame, max_interference: float) -> list[str]:
-    """The steps whose figures stand although something disturbed them: a step that held the SLO in spite of other
-    processes, the hypervisor's steal or the JIT (measure_again leaves a pass as it is), and a last measurement
-    disturbed in its turn (results/again.py: at most MAX_ATTEMPTS). final_runs: each step's last measurement."""
-    out = []
-    for _, row in final_runs.iterrows():
-        why = disturbance(row, max_interference)
-        if why is None:
-            continue
-        where = step_name(row)
-        if (attempt := row.get("attempt") or 1) > 1:
-            out.append(f"{where}: its {ORDINALS[int(attempt)].lower()} measurement was disturbed too ({why}); "
-                       f"{verdict(row)}. It stands, with that in it: the measurements of a step stop there.")
-        elif row.load_model != LoadKind.COST and slo.holds_slo(row):
-            out.append(f"{where}: held the SLO although {why}; {figures(row)}. Not measured again: the disturbance "
-                       "can only have hurt the step.")
-    return out
+def disturbed(row, max_interference: float) -> str | None:
+    """What disturbed a measurement, if anything (results/again.py's rules): 'machine busy' or 'JIT compiling'."""
+    if interference(row, max_interference):
+        return f"machine busy (over {max_interference:g} % of a core)"
+    return "JIT compiling" if compiling(row) else None
+
+
+def why_again(later, earlier, max_interference: float) -> str:
+    """Why a step was measured again: a breach to confirm, or what disturbed the measurement before."""
+    if str(later.remeasured).startswith("to confirm"):
+        return "to confirm a breach"
+    return disturbed(earlier, max_interference) or str(later.remeasured)
 
 
 def step_name(row) -> str:
-    return f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)} (repetition {int(row.repetition)})"
-
-
-def figures(row) -> str:
-    return f"p99 {num(row.p99_ms)} ms, {int(row.errors)} failed, {int(row.dropped)} dropped"
-
-
-def verdict(row) -> str:
-    """What a measurement found: a cost run is read for its CPU per request, a step for its SLO."""
-    if row.load_model == LoadKind.COST:
-        return f"{num(row.app_cpu_ms_per_req, 3)} ms of CPU per request, {figures(row)}"
-    return f"{'held the SLO' if slo.holds_slo(row) else 'broke the SLO'}, {figures(row)}"
+    return f"{row.scenario} {row.model} at {step_label(row.load_model, row.load)}" + (
+        f", repetition {int(row.repetition)}" if row.repetition > 1 and row.load_model != LoadKind.COST else "")
 
 
 def outcome(row) -> str:
-    return (verdict(row)
-            + (f", other processes {num(row.other_cpu_pct)} % of a core" if pd.notna(row.get("other_cpu_pct")) else "")
-            + (f", the hypervisor's steal {num(row.steal_cpu_pct)} %" if (row.get("steal_cpu_pct") or 0) >= 1 else ""))
+    """What a measurement found: a cost run is read for its CPU per request, a step for its SLO; its disturbance."""
+    found = (f"{num(row.app_cpu_ms_per_req, 3)} ms/req" if row.load_model == LoadKind.COST else
+             "held" if slo.holds_slo(row) else "broke")
+    lost = "".join(f", {int(v)} {what}" for what, v in (("failed", row.errors), ("dropped", row.dropped)) if v)
+    busy = [f"{name} {v:.0f} %" for name, v in (("others", row.get("other_cpu_pct")),
+                                                  ("steal", row.get("steal_cpu_pct"))) if pd.notna(v) and v >= 1]
+    busy += [f"JIT {row.jit_ms_per_s:.0f} ms/s"] if compiling(row) else []
+    return f"{found}, p99 {num(row.p99_ms)} ms{lost}" + (f"; {', '.join(busy)}" if busy else "")

@@ -86,3 +86,10 @@ def verdict(a_name: str, b_name: str, d: Difference, what: str, unit: str) -> st
     direction = "higher" if share > 0 else "lower"
     return (f"{a_name} {what} is {percent(abs(share))} % {direction} than {b_name} "
             f"({fmt(d.estimate + d.reference)} vs {fmt(d.reference)} {unit}; {interval})")
+
+
+def share_text(d: Difference) -> str:
+    """A difference for a table cell: '+8 % (+5 to +11 %)', or 'none detectable (-3 to +4 %)'."""
+    share, low, high = d.as_percent()
+    interval = f"({percent(low, '+')} to {percent(high, '+')} %)"
+    return f"{percent(share, '+')} % {interval}" if d.detectable else f"none detectable {interval}"

@@ -29,27 +29,33 @@ class Rule:
     level: Level | float  # a fixed number: the value at which the resource counts as saturated
     resource: str
     sentence: str  # formatted with the value
+    brief: str  # the same in a few words, for the answer's table
 
 
 RULES = (
     Rule("worker_queue_max", Level.WAIT, "worker-pool queue",
-         "worker-pool starvation: up to {v:.0f} tasks queued for the worker pool"),
+         "worker-pool starvation: up to {v:.0f} tasks queued",
+         "worker pool starved: {v:.0f} queued"),
     Rule("metrics_missed_pct", 50, "event-loop delay",
-         "event-loop delay: /lab/saturation, answered on the event loop, went unanswered within 1.5 s in {v:.0f} % "
-         "of the samples while the app's CPU was not saturated (a blocked event loop)"),
+         "event-loop delay: /lab/saturation, served on the event loop, missed 1.5 s in {v:.0f} % of the samples "
+         "while the app's CPU was not saturated",
+         "event loop blocked: {v:.0f} % of samples unanswered"),
     Rule("jdbc_awaiting_max", Level.WAIT, "JDBC pool wait",
-         "JDBC pool wait: up to {v:.0f} requests waiting for a connection"),
+         "JDBC pool wait: up to {v:.0f} requests waiting for a connection", "JDBC pool: {v:.0f} waiting"),
     Rule("sql_queue_max", Level.WAIT, "reactive pool queue",
-         "reactive pool queue: up to {v:.0f} queries waiting for a connection"),
+         "reactive pool queue: up to {v:.0f} queries waiting for a connection", "reactive pool: {v:.0f} waiting"),
     Rule("downstream_waiting_max", Level.WAIT, "REST client pool wait",
-         "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (more calls in flight than "
-         "quarkus.rest-client.downstream.connection-pool-size)"),
-    Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU"),
-    Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %"),
-    Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %"),
-    Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %"),
-    Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores"),
-    Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses"),
+         "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (see "
+         "quarkus.rest-client.downstream.connection-pool-size)", "REST client pool: {v:.0f} waiting"),
+    Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU",
+         "k6 was the limit: {v:.0f} % CPU"),
+    Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
+    Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %",
+         "downstream CPU {v:.0f} %"),
+    Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %", "app CPU {v:.0f} %"),
+    Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores",
+         "machine CPU {v:.0f} % of all cores"),
+    Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses", "GC pauses {v:.1f} % of the run"),
 )
 
 
@@ -97,19 +103,32 @@ def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
         if nearest is None:
             return "no sampled resource crossed its level (latency grew without a full queue or CPU; see every step)"
         score, rule, _ = nearest
-        return (f"no sampled resource crossed its level; the nearest was {rule.resource}, at {int(score * 100)} % "
-                f"of its level" + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
+        return (f"nothing crossed its level; nearest: {rule.resource}, {int(score * 100)} % of it"
+                + (cpu_users(row, cores) if rule.column == "host_cpu_pct" else ""))
     _, rule, v = hits[0]
     text = rule.sentence.format(v=v)
     if rule.level is Level.APP and app_budget(row):
         text += f" of one core, {v / app_budget(row):.0f} % of its {app_budget(row):g} CPU budget"
     if rule.column == "worker_queue_max" and branches_nest:
-        text += " (each aggregation holds a worker thread while it waits for branches that need worker threads too)"
+        text += " (aggregations wait for branches that need worker threads too)"
     if rule.column == "host_cpu_pct":
         text += cpu_users(row, cores)
     if len(hits) > 1:
         text += "; also " + ", ".join(h[1].resource for h in hits[1:])
     return text
+
+
+def brief(row: dict, cores: int) -> str:
+    """explain() in a few words: the first resource over its level and its figure, or the nearest one."""
+    hits = saturated(row, cores)
+    if not hits:
+        nearest = next((h for h in scores(row, cores) if h[0] > 0), None)
+        return f"nothing over its level; nearest: {nearest[1].resource}, {int(nearest[0] * 100)} %" if nearest \
+            else "nothing over its level"
+    _, rule, v = hits[0]
+    if rule.level is Level.APP and app_budget(row):
+        return f"app CPU {v / app_budget(row):.0f} % of its budget"
+    return rule.brief.format(v=v)
 
 
 PROCESSES = (("app_cpu_pct", "the app"), ("db_cpu_pct", "the database"), ("k6_cpu_pct", "k6"),

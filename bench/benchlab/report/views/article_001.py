@@ -1,12 +1,11 @@
 """Article 001's section: per JDK x driver cell how often the virtual model pinned a carrier, where, whether the
-JVM's own trace agrees, and what the virtual model served against the worker model (the control: only virtual
-threads pin) at the same load."""
+JVM's own trace agrees, and what the virtual model served against the worker model, the control."""
 from __future__ import annotations
 
 import pandas as pd
 
 from benchlab.formatting import Fixed, num
-from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, MODELS, VIRTUAL, WORKER, LoadKind, app_busy
+from benchlab.model import MODELS, VIRTUAL, WORKER, LoadKind, app_busy
 from benchlab.report.layout import Table
 from benchlab.results import stats
 from benchlab.results.environment import Environment
@@ -44,42 +43,12 @@ def ok_per_second(runs: pd.DataFrame, win: pd.DataFrame) -> list:
     return [g.ok.to_numpy() for _, g in win[win.tag.isin(runs.tag)].groupby("tag")]
 
 
-def served(a: pd.DataFrame, b: pd.DataFrame, win: pd.DataFrame) -> str | None:
+def served(a: pd.DataFrame, b: pd.DataFrame, win: pd.DataFrame) -> str:
     """a's successful requests per second against b's, from the per-second windows (block bootstrap)."""
     samples_a, samples_b = ok_per_second(a, win), ok_per_second(b, win)
     if not samples_a or not samples_b:
-        return None
-    d = stats.difference(samples_a, samples_b)
-    share, low, high = d.as_percent()
-    interval = f"95 % CI {stats.percent(low, '+')} % to {stats.percent(high, '+')} %"
-    return (f"{stats.percent(share, '+')} % successful requests/s ({interval})" if d.detectable
-            else f"no detectable difference in successful requests/s ({interval})")
-
-
-def against_control(at: pd.DataFrame, win: pd.DataFrame) -> str | None:
-    """Virtual against the worker model at one load, p99 beside it."""
-    text = served(at[at.model == VIRTUAL], at[at.model == CONTROL], win)
-    if text is None:
-        return None
-    p99 = at.groupby("model").p99_ms.median()
-    return (f"at {at.load.iloc[0]:g} connections {text}, p99 {num(p99.get('virtual'))} against "
-            f"{num(p99.get(CONTROL))} ms")
-
-
-def driver_effect(runtime: str, rows: pd.DataFrame, win: pd.DataFrame) -> str | None:
-    """On one JDK, each model with the later driver against the earlier one at each load: where only the virtual model
-    gains, what it gains is what the pins cost it."""
-    variants = [v for v in dict.fromkeys(rows.sort_values("variant", key=lambda c: c.map(driver_order)).variant)]
-    if len(variants) != 2:
-        return None
-    earlier, later = variants
-    parts = []
-    for model in (VIRTUAL, CONTROL):
-        for load, at in rows[rows.model == model].groupby("load", sort=True):
-            text = served(at[at.variant == later], at[at.variant == earlier], win)
-            if text:
-                parts.append(f"{model} at {load:g} connections {text}")
-    return f"{runtime}, {later} against {earlier}: " + "; ".join(parts) + "." if parts else None
+        return "-"
+    return stats.share_text(stats.difference(samples_a, samples_b))
 
 
 def driver_order(variant: str) -> tuple:
@@ -93,13 +62,20 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
         return None
     table_rows, sentences = [], []
     for (runtime, variant), cell in rows.groupby(["runtime", "variant"], sort=True):
+        drivers = sorted(rows[rows.runtime == runtime].variant.unique(), key=driver_order)
+        earlier = drivers[0] if len(drivers) == 2 and variant == drivers[1] else None
         for (load, _, model), g in cell.assign(order=cell.model.map(MODELS.index)).groupby(["load", "order", "model"]):
             pins, where = pins_of(g)
+            at = cell[cell.load == load]
+            on_earlier = rows[(rows.runtime == runtime) & (rows.variant == earlier) & (rows.model == model)
+                              & (rows.load == load)]
             table_rows.append([runtime, variant, f"{load:g}", model, str(g.repetition.nunique()), g.ok_rps.median(),
                                g.p50_ms.median(), g.p99_ms.median(),
                                f"{int(g.errors.sum())} + {int(g.dropped.sum())} dropped",
                                Fixed(g.app_cpu_ms_per_req.median(), 3) if app_busy(g.app_cpu_pct.median()) else "-",
-                               "0" if pins == 0 else pins, where or "-"])
+                               "0" if pins == 0 else pins, where or "-",
+                               served(g, at[at.model == CONTROL], win) if model == VIRTUAL else "-",
+                               served(g, on_earlier, win) if earlier and model in (VIRTUAL, CONTROL) else "-"])
         virtual = cell[cell.model == VIRTUAL]
         if virtual.empty:
             continue
@@ -108,20 +84,13 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
         pinned = ("pins not recorded" if pins is None else "the virtual model did not pin" if pins == 0 else
                   f"the virtual model pinned {num(pins)} times per 1,000 requests"
                   + (f", mostly in {where}" if where else ""))
-        costs = [c for _, at in cell.groupby("load", sort=True) if (c := against_control(at, win))]
-        sentences.append(f"{runtime}, {variant}: {pinned}; {witness(pins, trace.any() if len(trace) else None)}. "
-                         f"Virtual against {CONTROL}: " + ("; ".join(costs) if costs else "not measured") + ".")
-    for runtime, on_jdk in rows.groupby("runtime", sort=True):
-        if effect := driver_effect(runtime, on_jdk, win):
-            sentences.append(effect)
-    note = ("Closed model: each connection a k6 VU that sends its next request when the last one is answered. Pins: "
-            "JFR's jdk.VirtualThreadPinned, every pin however short, counted in the run's k6 window, per 1,000 "
-            "requests; pinned in: the first frame outside the JDK of the run's commonest pin. The counts are checked "
-            "against the JVM's own pinned-thread trace where the JDK has one (21 to 23). Failed + dropped beside the "
-            f"latencies; CPU ms/req: the app's CPU per request where it averaged >= {CPU_PER_REQUEST_MIN_APP_CPU_PCT:.0f}"
-            " % CPU. Worker and reactive are the controls: only virtual threads pin. Differences in successful "
-            "requests/s: per-second windows resampled in blocks within each run and the runs drawn again (95 % "
-            "interval); with one repetition the interval covers the variation within that run only.")
+        sentences.append(f"{runtime}, {variant}: {pinned}; {witness(pins, trace.any() if len(trace) else None)}.")
+    note = ("Closed model, one k6 VU per connection; worker and reactive are the controls, since only virtual threads "
+            "pin. Pins: JFR's jdk.VirtualThreadPinned per 1,000 requests, checked against the JVM's own trace on "
+            "JDK 21 to 23; pinned in: the first frame outside the JDK. Differences in successful requests/s, with "
+            "95 % intervals from per-second windows resampled in blocks (the virtual model against the worker "
+            "model, and each against the earlier driver).")
     return Table("JDK x MySQL driver (article 001): pinned carriers and what they cost",
                  ["runtime", "driver", "connections", "model", "reps", "ok req/s", "p50 ms", "p99 ms", "failed",
-                  "CPU ms/req", "pins per 1,000 req", "pinned in"], table_rows, note), sentences
+                  "CPU ms/req", "pins per 1,000 req", "pinned in", "virtual vs worker",
+                  "vs the earlier driver"], table_rows, note), sentences

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab.formatting import Fixed, num
+from benchlab.formatting import Fixed
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
 from benchlab.results.table import variant_medians
@@ -41,22 +41,15 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
         if base and not cached_rows.empty:
             best = cached_rows.ok_rps.idxmax()
             r = cached_rows.loc[best]
-            sentences.append(
-                f"cache, {model} at {step}: {best} answers {num(r.ok_rps)} req/s, {r.ok_rps / base:.1f}x the uncached "
-                f"{num(base)} req/s, with {num(cached_share(r.local, r.remote), 1)} % of requests answered from a "
-                f"cache tier (p99 {num(r.p99_ms)} ms against {num(med.p99_ms['uncached'])} ms).")
+            sentences.append(f"cache, {model} at {step}: {best} serves the most, {r.ok_rps / base:.1f}x the uncached "
+                             "throughput.")
     lifetimes = [f"{v} in {k.split(': lifetime in ')[1].split(' (')[0]}" for k, v in env.limits.items()
                  if ": lifetime in " in k]
     ttl = " and ".join(lifetimes) or "the tiers' lifetimes"
-    note = ("Ids follow a Zipf distribution over the seeded users (k6/lib/zipf.js, exponent 1.1), as real traffic "
-            "repeats popular ids. The models share the cache: the block's warm-ups fill it, and a model measured later "
-            "in a block finds it warmer (repetitions alternate the order; short runs show it most). "
-            "local-N: Caffeine holding N aggregates, no remote tier; +redis: Redis behind it. Local hits: lookups "
-            "the local tier answered; Redis hits: local misses Redis answered; from cache: both. x uncached: "
-            "throughput against the uncached aggregation of the same model at the same load. Failed / dropped: "
-            "failed requests and iterations k6 could not start. Staleness: an answer changed at its source stays "
-            f"cached until DELETE /cache/aggregate/{{id}} (Redis and, by pub/sub, every replica's local tier), at "
-            f"most {ttl}.")
+    note = ("Ids follow a Zipf distribution (exponent 1.1); the models share the cache, so a model measured later in "
+            "a block finds it warmer. Local hits: lookups the local tier answered; Redis hits: local misses Redis "
+            "answered; x uncached: against the same model's uncached run. A changed answer stays cached until DELETE "
+            f"/cache/aggregate/{{id}}, at most {ttl}.")
     return Table("Cached aggregation (article 000's last step): hit ratio, throughput and latency against uncached",
                  ["load", "model", "cache", "reps", "ok req/s", "x uncached", "p50 ms", "p99 ms", "failed / dropped",
                   "local hits %", "Redis hits %", "from cache %", "app CPU ms/req"], table_rows, note), sentences

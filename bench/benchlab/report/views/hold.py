@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab.formatting import Fixed, num
+from benchlab.formatting import Fixed
 from benchlab.model import LoadKind
 from benchlab.report.layout import Table, failed_text
 from benchlab.results.environment import Environment
@@ -25,12 +25,11 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
                                Fixed(1000 * threads / held, 1) if held else "-"])
             if g.errors.sum() > 0:
                 first = "no answer (timeouts, refused or reset connections)" if g.status_0.sum() else "error answers"
-                sentences.append(f"hold, {model} at {load:g} connections ({variant}): {int(g.errors.sum())} requests "
-                                 f"failed, first as {first}; {num(held, 0)} held at once.")
-    note = ("Closed model: each VU keeps one request held for the hold time, so the VUs are the connections "
-            "offered. Held: connections held at once, from Little's law (successful answers per second x hold "
-            "time). RSS and threads: the app's peak; per held connection: peak over held, which includes the app's "
-            "idle footprint (so it falls as the count grows). Failed: all (no answer/4xx/5xx) + dropped.")
+                sentences.append(f"hold, {model} at {load:g} connections ({variant}): its requests failed first as "
+                                 f"{first}.")
+    note = ("Closed model: each VU holds one request for the hold time, so the VUs are the connections offered. "
+            "Held: connections held at once by Little's law (answers per second x hold time). RSS and threads: the "
+            "app's peak, and per held connection, which includes the idle app (it falls as the count grows).")
     return Table("Long-held connections (article 002): connections held, memory and threads per connection",
                  ["connections", "hold", "model", "held", "failed", "p99 ms", "RSS MB", "RSS KB/held", "threads",
                   "threads per 1,000 held"], table_rows, note), sentences

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab.formatting import Fixed, num, percent
+from benchlab.formatting import Fixed, percent
 from benchlab.model import REACTIVE, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import why
@@ -42,30 +42,20 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
             table_rows.append([step, model, f"{pool:g}" + (" (knee)" if pool == knee else ""), r.ok_rps,
                                r.p99_ms, str(int(r.errors)), Fixed(wait, 0),
                                "-" if model == REACTIVE else Fixed(r.jdbc_blocking_ms_avg, 1),
-                               Fixed(r.db_cpu_pct, 0), Fixed(r.app_cpu_pct, 0)])
+                               Fixed(r.db_cpu_pct, 0), Fixed(r.app_cpu_pct, 0), why.brief(r.to_dict(), cores)])
         smallest, largest = med.index.min(), med.index.max()
         served_all = kind == LoadKind.OPEN and worst >= KNEE_SHARE * load
         curve = (f"no knee in throughput: every size from {smallest:g} to {largest:g} connections served the offered "
-                 f"{load:g}/s ({num(worst)} to {num(best)} req/s; the pool shows in the wait and the latency)"
-                 if served_all else
-                 f"no knee: throughput is flat from {smallest:g} to {largest:g} connections ({num(worst)} to "
-                 f"{num(best)} req/s, every size within {percent(1 - FLAT_SHARE, 0)} of the best), so the pool is "
-                 f"not what "
-                 f"limits" if flat else
-                 f"the knee is at {knee:g} connections ({num(med.ok_rps[knee])} req/s, at least "
-                 f"{percent(KNEE_SHARE, 0)} "
-                 f"of the best {num(best)})")
-        sentences.append(
-            f"pool-sweep, {model} at {step}: {curve}; at {smallest:g}: {num(med.ok_rps[smallest])} req/s, "
-            f"{why.explain(med.loc[smallest].to_dict(), cores)}; at {largest:g}: "
-            f"{why.explain(med.loc[largest].to_dict(), cores)}.")
-    note = ("Both pools (JDBC for virtual and worker, reactive for reactive) set to the size in the pool column. "
-            "Wait max: the most requests waiting for a connection in a sample (Agroal's awaiting count; the "
-            "reactive pool's queue). Blocking ms: Agroal's average time to get a connection. Medians over "
-            f"repetitions. Knee: the smallest pool reaching {percent(KNEE_SHARE, 0)} of the model's best throughput at "
-            f"that load, none when every size is within {percent(1 - FLAT_SHARE, 0)} of the best (a flat curve); the "
-            f"sentences name "
-            "what limited the smallest and the largest pool.")
+                 f"{load:g}/s; the pool shows in the wait" if served_all else
+                 f"no knee: throughput is flat from {smallest:g} to {largest:g} connections, so the pool is not what "
+                 "limits" if flat else
+                 f"the knee is at {knee:g} connections, {percent(med.ok_rps[knee] / best, 0)} of the best throughput")
+        sentences.append(f"pool-sweep, {model} at {step}: {curve}.")
+    note = ("Both pools (JDBC for virtual and worker, reactive for reactive) at the size in the pool column; medians "
+            "over repetitions. Wait max: the most requests waiting for a connection in a sample; blocking ms: "
+            f"Agroal's average wait for one; limit: the first resource over its level. Knee: the smallest pool with "
+            f"{percent(KNEE_SHARE, 0)} of the best throughput, none where every size is within "
+            f"{percent(1 - FLAT_SHARE, 0)} of it.")
     return Table("Connection-pool sweep (article 003): the report endpoint, eight reads and an insert per request",
                  ["load", "model", "pool", "ok req/s", "p99 ms", "failed", "wait max", "blocking ms", "DB CPU %",
-                  "app CPU %"], table_rows, note), sentences
+                  "app CPU %", "limit"], table_rows, note), sentences

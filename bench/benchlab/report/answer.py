@@ -1,0 +1,78 @@
+"""The report's first screen: one row per scenario with the best model's capacity, the others against it, the steady
+CPU per request and what stopped the best model; the caveats once, in the caption."""
+from __future__ import annotations
+
+import pandas as pd
+
+from benchlab.formatting import ratio
+from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded, versus_best,
+                                      what_stopped)
+from benchlab.report.layout import Table
+from benchlab.results import slo
+from benchlab.results.cost import ONE_APP_FACTOR, Cost
+from benchlab.results.environment import Environment
+from benchlab.scenarios import SCENARIOS
+
+HEADERS = ["scenario", "SLO", "best model", "capacity", "the others' capacity, vs the best",
+           "steady CPU per request", "what stopped the best"]
+NOT_TOLD_APART = "not told apart"
+
+
+def joined(told: list[str], groups: dict[str, list[str]]) -> str:
+    """'worker 0.21x (0.18 to 0.22); virtual, reactive: not told apart': models alike in a group each."""
+    return "; ".join(told + [f"{', '.join(models)}: {what}" for what, models in groups.items() if models]) or "-"
+
+
+def capacity_cells(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity], scenario: str) -> list[str]:
+    """The best model, its capacity, the others against it, what stopped it."""
+    sc = sorted((c for c in caps if c.scenario == scenario), key=lambda c: -c.rate)
+    if not sc:
+        return ["-", "-", "-", "-"]
+    best = sc[0]
+    if not best.rate:
+        return ["none", f"none held {min(best.steps):g}/s", "-", "-"]
+    if len(sc) > 1 and all(unbounded(c, env) for c in sc):
+        return ["none told apart", capacity_text(best, env), "every model held every rate",
+                f"nothing; --loads {scenario}=search:{max(best.steps):g} finds the knees"]
+    reps = repetitions(runs, scenario)
+    told, groups = [], {HELD_AT_NO_RATE: [], NOT_TOLD_APART: []}
+    for c in sc[1:]:
+        versus = versus_best(best, c, env, reps)
+        if versus is None or versus == HELD_AT_NO_RATE:
+            groups[versus or NOT_TOLD_APART].append(c.model)
+        else:
+            told.append(f"{c.model} {versus}")
+    return [best.model, capacity_text(best, env), joined(told, groups), what_stopped(runs, best, env)]
+
+
+def cost_cell(costs: list[Cost]) -> str:
+    """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart'."""
+    if not costs:
+        return "-"
+    cheapest = costs[0]
+    told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in costs[1:] if c.told_apart]
+    not_told = [c.model for c in costs[1:] if not c.told_apart]
+    return f"at {cheapest.rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
+        f"; {joined(told, {NOT_TOLD_APART: not_told})}" if costs[1:] else "")
+
+
+def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity], costs: list[Cost]) -> Table | None:
+    """One row per scenario with a capacity or a steady cost, in report order."""
+    rows = []
+    for scenario in SCENARIOS:
+        mine = [c for c in costs if c.scenario == scenario]
+        if not mine and not any(c.scenario == scenario for c in caps):
+            continue
+        best, capacity, others, stopped = capacity_cells(runs, env, caps, scenario)
+        rows.append([scenario, f"p99 <= {slo.scenario_bound_ms(runs, scenario):g} ms", best, capacity, others,
+                     cost_cell(mine), stopped])
+    if not rows:
+        return None
+    one_run = any(repetitions(runs, c.scenario) == 1 for c in caps)
+    return Table("The answer", HEADERS, rows, " ".join([
+        "Capacity: the highest arrival rate a model held its SLO at, up to the next step; the others as a multiple "
+        "of it, with the range both intervals allow.",
+        "Not told apart: the capacities' intervals overlap"
+        + (f", or one repetition puts them within x{ONE_RUN_FACTOR:g} (runs vary that much here)" if one_run else "")
+        + f"; for CPU per request, the ratio's interval reaches 1 or x{ONE_APP_FACTOR:g} (apps vary that much).",
+        "CPU per request: the app's, on the steady app at a common rate; the details follow in tables."]))
