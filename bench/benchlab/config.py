@@ -35,19 +35,13 @@ class Preset:
 
 
 PRESETS = {
-    # The two core cases by a capacity search per model (plan/search.py), 3 interleaved repetitions for the interval;
-    # the aggregation also at article 000's 150 and 1,000 users, closed model. The articles' other experiments are
-    # selected with --scenarios.
-    # With the memory search: each model's smallest heap for hold at 10,000 connections and the aggregation at 1,000
-    # users (the scenarios' memory cases).
+    # The two core cases, 3 interleaved repetitions of each search for the interval, and the memory search
+    # (bench/README.md, "Presets").
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
                       app_cpus="0.5", cost_repeat=3, cost_duration=10,
                       cold_starts=5, warmup_curve=60, heap_search=True),
-    # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
-    # interval is the search's own bracket); the warm-ups until steady, the steps measured again and the cost runs
-    # take 14 of the 15 minutes here, and leave no room for the articles' other experiments (hold, executors, mixed,
-    # pool-sweep, cache, gateway: 1.5 to 3 minutes each here), which --scenarios selects at one point each (CI runs
-    # some of them in a step of their own).
+    # First-time users and CI: the two core cases, one search each, in about 15 minutes; the articles' other
+    # experiments take --scenarios (bench/README.md, "Presets").
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=3, cost_duration=4,
                     cold_starts=5, warmup_curve=60),

@@ -1,8 +1,6 @@
-"""How the bench writes a number, a share, a duration or a range, the one way every layer uses: the report's tables
-and sentences, the run's progress lines, the statistics' verdicts and bench/startup. Beneath every other module of
-benchlab and standard library only (bench/startup runs without the venv), so that anyone may import it.
-
-Percent statements say what they compute: "X is 21 % lower than Y" means (Y - X) / Y = 0.21."""
+"""How the bench writes a number, a share, a ratio, a duration or a range: the one way every layer uses. Standard
+library only and beneath the rest of benchlab, so that bench/startup runs without the venv. Percent wording: "X is
+21 % lower than Y" means (Y - X) / Y = 0.21."""
 from __future__ import annotations
 
 import math

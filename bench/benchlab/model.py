@@ -200,17 +200,12 @@ def app_busy(app_cpu_pct: float | None, app_cpus: float | None = None) -> bool:
     return app_cpu_pct is not None and app_cpu_pct >= CPU_PER_REQUEST_MIN_APP_CPU_PCT * budget
 # Failed requests plus iterations k6 could not start in time, as a share of the offered ones, that an SLO allows.
 SLO_MAX_BAD_SHARE = 0.001
-# A measured run's first seconds are load but not measurement. k6 opens its connections then (seventy at once at
-# 700/s), the app accepts them, its database pool grows to the new rate and its JIT compiles the code that does all
-# that (within a 0.5 CPU budget, 0.4 to 1.7 s of the compilers' time in a step's first two seconds); such steps had
-# a p99 of 70 to 270 ms where their later seconds stayed under 30 ms. A pod under steady traffic does none of it.
+# A measured run's first seconds are load but not measurement: k6 opens its connections and the app's JIT compiles
+# what accepts them (bench/README.md, "The plan and its steps").
 SETTLE_S = 2.0
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
-# The aggregation's SLO: p99 within 1 s, 400 ms above the ideal. Within a 0.5 CPU budget the JVM sees one processor
-# and runs the Serial GC: its young pauses (10 to 75 ms each, every few seconds) and the quota's waits hold every
-# aggregation then in flight, so a warm app's p99 is already 610 to 690 ms at 80 to 200/s and 760 to 1,000 ms from
-# 400/s until the app saturates (600 to 800/s), the same for virtual and reactive. A bound of 700 ms sat in that band:
-# where a search crossed it was chance (170 to 570/s for one model in four runs of one commit), not saturation.
+# The aggregation's SLO: p99 within 1 s, 400 ms above the ideal, above the band a warm app's p99 already reaches
+# within 0.5 CPU (Serial GC pauses, quota waits): bench/README.md, "The aggregation's SLO".
 AGGREGATE_SLO_P99_MS = 1000.0
 
 

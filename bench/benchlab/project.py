@@ -1,7 +1,6 @@
-"""The project the bench measures, as both bench/run and bench/startup know it: the repository's root, the packaged
-app, the tokens' issuer, the JDK 25 AOT cache's options, and what the app's process says of itself (Quarkus's
-"started in", its RSS). Standard library only and beneath every other module of benchlab, so that the run side, the
-report and the start-up tool share these facts without importing each other."""
+"""The project the bench measures, as bench/run and bench/startup both know it: the repository's paths, the packaged
+app, the tokens' issuer, the AOT cache's options, what the app's process says of itself. Standard library only and
+beneath the rest of benchlab, so that the run, the report and the start-up tool share these facts."""
 import os
 import re
 

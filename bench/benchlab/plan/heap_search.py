@@ -1,21 +1,6 @@
-"""A memory search for one model and one fixed load: the smallest maximum heap (-Xmx) at which a fresh, warmed app
-still holds the load (the scenario's SLO, no failed request, no OutOfMemoryError, GC pauses below a level), and what
-stops it below that heap. Pure: it is given each step's outcome and answers with the next heap, or None once it has
-its answer; its planned duration is worked out here too.
-
-Coarse to fine. The first step is the top of the range (2 GB), the model with all the memory it can use: where it
-breaks, no heap holds the load, and the search ends at once saying what stops it (at 1,000 held connections the worker
-pool's 200 threads, not memory: one step, not eight). Where it holds it is the reference: a machine that cannot keep
-the SLO's latency at all (every request answered, no sign of memory, the p99 over the SLO: a 2-core machine busy
-with other work delays a 10 s hold past 11 s) judges the smaller heaps against that p99 (+ LATE_TOLERANCE) instead of
-the SLO, so that the search measures the heap and not the machine. The second step is the other end (32 MB): where
-it holds, the answer is "32 MB or less" after two steps (virtual threads and the event loop at 1,000 held
-connections). Then it bisects geometrically between the largest heap that broke and the smallest that held, from the
-middle of the range (256 MB), until they are within the resolution: 64x to 15 % is five halvings (ln 64 / ln 1.15 =
-30 intervals, 2^5 = 32), seven steps with the two ends.
-
-A step that broke by its latency alone (every request answered, no OutOfMemoryError, GC within its level) is measured
-once more at the same heap on a fresh app, and the second outcome stands: one late run does not decide a heap."""
+"""A memory search for one model and one fixed load: the smallest -Xmx at which a fresh, warmed app holds it, and what
+stops it below. Pure: given each step's outcome, it answers with the next heap, or None. Coarse to fine, 2 GB then
+32 MB then bisected: why, in bench/README.md, "The memory search and --heap"."""
 from __future__ import annotations
 
 import math
@@ -113,10 +98,9 @@ class HeapSearch:
 
 def step_stop(row: dict | None, start_error: str | None = None, oom: str | None = None,
               reference_p99_ms: float | None = None) -> MemoryStop | None:
-    """A step's outcome: None if the app held the load (no failed request, no dropped iteration, GC pauses within
-    GC_SHARE_LEVEL_PCT, the p99 within the scenario's SLO or, where the largest heap's p99 was over it, within
-    LATE_TOLERANCE above that reference), else the first of: it did not start, it ran out of memory, GC, the SLO.
-    row: the measured run's figures and its scenario (None where the app did not start)."""
+    """A step's outcome: None if the app held the load (bench/README.md, "The memory search and --heap"), else the
+    first of: it did not start, it ran out of memory, GC, the SLO. row: the measured run's figures and its scenario
+    (None where the app did not start)."""
     if start_error is not None or row is None:
         return MemoryStop.START
     if oom:

@@ -61,11 +61,9 @@ class Plan:
     other_warmups: int = 0  # how many of the warm-ups are theirs
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
-        """The load phase: every run and warm-up with its measured fixed overhead, and a restart after every run
-        expected to starve the worker pool; the report prints the planned and the actual figure. Expected: without
-        the runs expected to be skipped (the runner skips the steps above a model's first SLO breach in a
-        repetition) and a capacity search at its usual steps; upper bound: with every run, a search at its step
-        budget."""
+        """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
+        starve the worker pool. Expected: without the steps expected to be skipped, a search at its usual steps; upper
+        bound: every run, a search at its step budget."""
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
         verdicts = self.warmups - self.other_warmups
         return (sum(self.run_seconds(r, upper_bound) for r in runs)
@@ -141,14 +139,9 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
               cost_seconds: float | None = None, warmup_others_s: float | None = None) -> Plan:
-    """Runtimes x scenarios x variants x loads x repetitions x models. Models are interleaved innermost (A B C A B C),
-    and repetitions sit inside each load step, so that a drift of the machine over time hits every model alike and
-    no model's repetitions are bunched in one quiet or busy period. A variant (an app configuration) is one block:
-    the app restarts once per variant, not per run. Every block starts with a warm-up of each of its models.
-    interleave (the same jar on several JDKs, --jdk): the repetitions go outermost, and within each the variants and
-    the runtimes take turns, a block each (an app start per block), so that no JDK or driver runs in one period.
-    A cost load (cost:RATE) is measured in cost_repeat interleaved repetitions of cost_seconds in each block, whatever
-    the block's repetitions (its figure scatters little, and it needs several runs for an interval)."""
+    """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
+    block; with `interleave` (--jdk, --heap) the repetitions outermost. A cost load runs cost_repeat times per block.
+    Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     reps = list(range(1, repetitions + 1))
     for scenario in scenarios:

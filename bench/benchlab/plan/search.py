@@ -1,11 +1,6 @@
-"""A capacity search for one model, one repetition: the next arrival rate to offer, from the outcomes so far.
-
-Pure: it is given each step's outcome and answers with the next rate, or None once it has an answer. It climbs
-geometrically from the start until the SLO breaks, then bisects (geometric midpoint) between the highest rate that
-held and the lowest that broke until the two are within the resolution. It stops early, and says why, where a
-higher rate would not measure the app: at a known ceiling (the database's point-select rate for a lookup), or when
-the step that broke was limited by the load generator rather than by the app. If the first step already breaks, it
-halves the rate, down to MIN_FACTOR of the start."""
+"""A capacity search for one model and repetition, pure: given each step's outcome, the next rate, or None. It climbs
+x2 until the SLO breaks, then bisects to the resolution; it stops early at a ceiling or where k6 was the limit, and
+halves down to MIN_FACTOR of the start where the first step breaks (bench/README.md, "The plan and its steps")."""
 from __future__ import annotations
 
 import math

@@ -1,7 +1,6 @@
-"""Start-up and footprint per runtime: cold starts (median and range), RSS idle and under load, and the warm-up curve
-(successful requests per second over the first seconds of load after a fresh start) with the time it took to reach
-steady throughput. run/runner.py gathers the figures into results.json's runtime_info; this module reduces and tables
-them, without I/O."""
+"""Start-up and footprint per runtime: cold starts (median and range), RSS idle and under load, and the warm-up
+curve after a fresh start with its time to steady throughput. run/runner.py gathers the figures into results.json's
+runtime_info; this module tables them, without I/O."""
 from __future__ import annotations
 
 import statistics

@@ -32,10 +32,8 @@ def interference(row: dict, max_interference: float) -> str | None:
 
 
 def compiling(row: dict) -> str | None:
-    """Whether the app's JIT was still compiling during a step (more than a steady app's, results/steady.py), in
-    words; None if not. A warm-up ends once the compilers have been quiet for a few seconds, but they come in bursts:
-    a method called once per request reaches the optimising compiler's threshold after some 10,000 requests, and
-    within a CPU budget a burst of 1.6 s stalls the requests behind it (p99 100 ms at 500/s, 20 ms the step after)."""
+    """Whether the app's JIT was still compiling during a step (over a steady app's rate), in words; None if not. It
+    comes in bursts after the warm-up: bench/README.md, "Measuring a step again"."""
     jit, limit = row.get("jit_ms_per_s"), SteadyRule().jit_ms_per_s
     if jit is not None and jit == jit and jit > limit:
         return f"the JIT compiled {jit:.0f} ms per second during it (a steady app: at most {limit:g})"
@@ -48,12 +46,9 @@ def disturbance(row: dict, max_interference: float) -> str | None:
 
 
 def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> str | None:
-    """Why a step (of this load kind) must be measured again, or None. Interference (above) or the JIT still
-    compiling, where either tells in the figures: any figure of a cost run (its CPU per request counts the compilers'
-    and the others' share of the budget), or a breach (the JIT's only short of a breach by a margin: a burst of
-    compiling costs a second or two, not a saturated step's losses). A step that held did so in spite of them, and
-    measuring it again would let chance undo a pass. Or (an open-model step: a capacity is read from it) it broke the
-    SLO without k6 being the limit and not by a margin."""
+    """Why a step of this load kind must be measured again, or None: interference or the JIT where they tell (any cost
+    run; a breach, the JIT only short of a margin), or an open-model breach that neither k6 nor a margin explains.
+    Why a pass is never measured again: bench/README.md, "Measuring a step again"."""
     if kind == LoadKind.COST:
         return disturbance(row, max_interference)
     if slo.holds_slo(row):

@@ -1,12 +1,6 @@
-"""What a request costs the app at steady state: its CPU per successful request at a common rate below every model's
-saturation (the cost runs, LoadKind.COST), with an interval from the interleaved repetitions, and each model's cost
-as a multiple of the cheapest one's. On a machine whose knee belongs to the load generator, this is what still tells
-the models apart.
-
-The intervals are Student's t intervals, not a bootstrap: with 3 runs a percentile bootstrap has 10 distinct
-resamples and an interval too narrow to hold (two quick runs gave contradicting 1.12x "leads"). A ratio is read from
-the runs' pairs (the models' runs of one repetition ran one after the other, so that a drift of the machine falls on
-both), as the mean of the log ratios."""
+"""What a request costs the app at steady state: its CPU per successful request at a common rate (the cost runs), with
+Student's t intervals over the interleaved runs, and each model as a multiple of the cheapest (the mean of the log
+ratios of one repetition's runs). Why these intervals: bench/README.md, "Reading the report"."""
 from __future__ import annotations
 
 import math
@@ -19,12 +13,8 @@ from scipy import stats
 from benchlab.model import LoadKind
 
 LEVEL = 0.95
-# All cost runs of a scenario share one app, so their interval holds the variation within that app only. Runs of the
-# same command, each with an app of its own (its JIT compiling in its own way), found one model's steady CPU per
-# request up to 1.3x apart on the 2-core lab machine (JWT + MySQL at 500/s, reactive: 0.52 to 0.67 ms; worker 0.56 to
-# 0.72) and a pair's ratio anywhere from 1.00 to 1.41x. So a model is told apart from the cheapest only where its
-# ratio's interval lies beyond this factor (JMH's reason for forks: a JVM's run-to-run variation is larger than
-# what one JVM shows).
+# The cost runs share one app, and apps differ by up to this much (JWT + MySQL at 500/s: reactive 0.52 to 0.67 ms,
+# worker 0.56 to 0.72): a model is told apart only beyond it (bench/README.md, "Reading the report").
 ONE_APP_FACTOR = 1.3
 
 

@@ -1,10 +1,6 @@
-"""results.json's environment: the machine, the software, the settings and what the run met on its way, one typed
-record that the run side fills in as it learns each fact, table.write serialises, and table.read reads back into the
-same record (Environment.from_json), also from result directories written by older benches.
-
-Each fact is declared once, here, with what the report needs to know of it (fact()): whether the report's settings
-table shows it (in the order declared), the Config attribute it copies where it is a setting of the command line, how
-its JSON is read back into its type, and what a results.json that lacks it means."""
+"""results.json's environment: one typed record the run fills in as it learns each fact, table.write writes and
+table.read reads back (Environment.from_json), also from older benches. Each fact is declared once (fact()): whether
+the settings table shows it, the Config field it copies, how it is read back, what its absence means."""
 from __future__ import annotations
 
 import copy
@@ -14,10 +10,9 @@ from typing import Any, Callable
 from benchlab.model import HeapSearchEnd, HeapStep, MemoryStop, Stop
 from benchlab.results.steady import Window
 
-# 1: results.json without the key (every bench before it was written); 2: the key written, searches' records typed
-# (and, added with defaults so that older ones read as having none: the memory searches, the heap per held request,
-# --heap, the runs an OutOfMemoryError ended); 3: warm-ups until steady (their windows), the app's CPU budget, steps
-# measured again (rows' attempt, remeasured).
+# 1: results.json without the key; 2: the key written, the searches typed (later additions default to none: memory
+# searches, heap per held request, --heap, OutOfMemoryErrors); 3: warm-ups until steady, the CPU budget, steps
+# measured again.
 SCHEMA_VERSION = 3
 
 
@@ -82,10 +77,9 @@ class Facts:
 
     @classmethod
     def from_json(cls, data: dict, extra: str | None = None, legacy: bool = False):
-        """The record of what to_json wrote: each fact read into its type, the missing ones set to what their absence
-        means. A key that is no fact goes into the dict field `extra` where there is one (written flat beside the
-        facts); else, from a results.json written before the schema was (legacy), it is left out, and from a newer
-        one it is an error: a results.json this bench does not understand should not render as if it did."""
+        """The record of what to_json wrote, each fact in its type and a missing one set to what its absence means. An
+        unknown key goes into the field `extra` where there is one; else it is left out of a legacy results.json, and
+        is an error from a newer one, which should not render as if this bench understood it."""
         record = cls()
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = {k: v for k, v in data.items() if k not in names}

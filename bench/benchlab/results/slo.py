@@ -37,10 +37,8 @@ def holds_slo(row) -> bool:
                 and bad <= SLO_MAX_BAD_SHARE * offered)
 
 
-# A breach by a margin no variation between runs reached here needs no second measurement (run/measure/steps.py):
-# p99 beyond this many times the SLO's bound, or this share of the offered requests failed or dropped. Not 1 %: one
-# stall of 70 ms (a GC pause, a spell of the hypervisor's steal) drops that many of k6's iterations at 700/s, and
-# steps that lost 1.0 to 1.6 % here held when measured again; a saturated app lost 6 to 26 %.
+# A breach beyond this margin needs no second measurement: p99 over this many times the bound, or this share lost.
+# Not 1 %: steps that lost 1.0 to 1.6 % here held when measured again (bench/README.md, "Measuring a step again").
 MARGIN_P99_FACTOR = 3.0
 MARGIN_BAD_SHARE = 0.05
 

@@ -1,11 +1,6 @@
-"""Differences between two models with a confidence interval from a moving-block bootstrap.
-
-The unit is the per-second window of a run (k6's requests bucketed by the second they started in). Seconds next to
-each other are correlated (a GC pause or a queue spans several), so whole blocks of consecutive seconds are resampled
-within each run; and the runs (repetitions) themselves are resampled too, so that the interval covers the variation
-from run to run (a JIT that settled differently, a busier minute of the machine) as well as within a run. With one
-run it covers the variation within that run only. With 3 repetitions of 20 s that is 60 windows per model: a rank
-test over 3 run medians could never detect anything (its smallest p is 0.1), this can."""
+"""Differences between two models with a confidence interval from a moving-block bootstrap over the runs' per-second
+windows: blocks of seconds within each run, then the runs themselves drawn again, so that the interval covers the
+variation from run to run. Why: bench/README.md, "Reading the report"."""
 from __future__ import annotations
 
 from dataclasses import dataclass

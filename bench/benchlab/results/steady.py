@@ -1,10 +1,6 @@
-"""Steady state: when a warm-up may end. The app is measured in short consecutive windows: the time its JIT compilers
-spent, its CPU per request and the p99 of the requests that ended in the window. It is steady once, over the last few
-windows, the JIT has all but stopped compiling and neither figure is still falling. The JIT's own time comes first: a
-JVM compiling at full speed for half a minute costs about the same per request from one window to the next (the
-compilers' CPU is spread over the requests), which looks flat without being steady. Noise upwards (a GC pause, a
-busier second of the machine) does not hold a warm-up back; only improvement does. Pure: given the windows so far, it
-answers."""
+"""Steady state: when a warm-up may end. Steady once, over the last few windows, the JIT has all but stopped compiling
+and neither the CPU per request nor the p99 is still falling; only improvement holds a warm-up back, not noise. Pure;
+why: bench/README.md, "Warm-up until steady"."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,11 +35,9 @@ class SteadyRule:
 
     @classmethod
     def for_slo(cls, slo_p99_ms: float) -> SteadyRule:
-        """The rule for a scenario judged at this p99 bound: a fall of the p99 by less than SLO_SHARE of the bound
-        counts as none. A short window's p99 (at 500/s the tenth-slowest of 1,000 requests) moves by more than that
-        with the hypervisor's steal alone, and what the JIT does to it shows in the JIT's time and the CPU per
-        request too: recorded, a worker model whose JIT had been quiet for 20 s warmed on because its p99 went
-        18.5, 15.6, 35.2 ms (a JWT + MySQL bound of 50 ms: 5 ms of slack)."""
+        """The rule for a scenario judged at this p99 bound: a p99 falling by less than SLO_SHARE of the bound counts as
+        none, since a short window's p99 moves that much with the steal alone (a worker model warmed on for p99s of
+        18.5, 15.6 and 35.2 ms against a 50 ms bound)."""
         return cls(p99_slack_ms=max(cls.p99_slack_ms, SLO_SHARE * slo_p99_ms))
 
     def stopped_falling(self, values: list[float | None], slack: float) -> bool:

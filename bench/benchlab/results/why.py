@@ -1,14 +1,6 @@
-"""Which resource saturated first, named from the samples of the run where the SLO first broke.
-
-Each rule reads one column of the tidy table (a peak or an average over the run's samples) and scores it against
-the level at which that resource is taken as saturated; the highest score >= 1 is the answer. The levels:
-- a queue or a wait (worker-pool queue, JDBC awaiting, reactive pool queue, REST client pool) is saturated as soon as anything waits;
-- CPU is saturated at 90 % of what the process can use (k6 and the database can use every core: cores x 100 %; the
-  app its CPU budget where it ran within one, --app-cpus, else every core too), and the machine at 85 % of all cores
-  together (on a few cores, waits grow steeply past that), named with the processes that used most of it;
-- GC at 5 % of the run's wall time spent in pauses;
-- the event loop as delayed when the sampler's /lab/saturation, answered on the event loop, went unanswered within
-  1.5 s in half the samples or more while the app's CPU was not saturated: something blocked the event loop."""
+"""Which resource saturated first, from the samples of the run where the SLO first broke: each rule scores one column
+against the level at which its resource counts as saturated, and the highest score >= 1 is the answer. The levels
+and why: bench/README.md, "Reading the report"."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,8 +1,6 @@
-"""Per-second windows of a run from k6's CSV output: the samples the statistics resample.
-
-k6 writes one row per metric sample (`--out csv=FILE.gz`, K6_CSV_TIME_FORMAT=unix_milli: when the request ended).
-Only http_req_duration rows of the measured requests (those tagged with a model) and the dropped iterations are kept;
-everything else is dropped while reading, and the CSV itself is deleted once reduced."""
+"""Per-second windows of a run from k6's CSV output (`--out csv=FILE.gz`, K6_CSV_TIME_FORMAT=unix_milli): the samples
+the statistics resample. Only the measured requests' http_req_duration rows and the dropped iterations are kept, and
+the CSV is deleted once reduced."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -89,13 +87,9 @@ def per_second(requests: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary(requests: pd.DataFrame, closed: bool = False) -> dict:
-    """The run's figures from its requests. The window is measured from when requests really ended: n requests
-    ending over a span of s seconds are n - 1 intervals, so the window is s x n / (n - 1) and the rate
-    (n - 1) / s. A closed model is c streams of its own, one per VU, whose phases k6 does not spread: the rate is
-    the sum over VUs of each one's (k - 1) / span (taken over all of them with n - 1, 150 VUs that start together
-    read 4 % above what they can do over 15 s, and above the ideal). Requests finishing in k6's graceful stop count
-    against the time they really took, and a window is never the nominal duration. Too few requests for that (a
-    starved run): from the first request's start to the last end."""
+    """The run's figures from its requests, the window measured from when requests really ended: (n - 1) / s, per VU
+    in a closed model; too few requests, the first start to the last end. Why: bench/README.md, "What --out DIR
+    contains"."""
     if requests.empty:
         return dict(window_s=0.0, requests=0, errors=0, status_0=0, status_4xx=0, status_5xx=0, ok_rps=0.0,
                     p50_ms=None, p99_ms=None, max_ms=None)

@@ -22,11 +22,8 @@ def read_stat(path):
 
 
 class Probe:
-    """Where the app's figures are read: its main process (host PID) and, for a container, its cgroup.
-
-    Memory of a container = usage minus inactive file cache (what docker/podman stats and the kubelet call the
-    working set); CPU of a container = the cgroup's CPU time (cpuacct.usage on cgroup v1, cpu.stat usage_usec on
-    v2), i.e. every process in the container."""
+    """Where the app's figures are read: its main process (host PID) and, for a container, its cgroup: memory as usage
+    minus inactive file cache (the working set), CPU as the cgroup's CPU time (cpuacct.usage on v1, cpu.stat on v2)."""
 
     def __init__(self, pid, cgroup=False):
         self.pid = pid

@@ -1,7 +1,6 @@
-"""Every scenario, one module each. A module defines SCENARIO (model.Scenario): its k6 script and SLO (passed to k6
-as its thresholds), its loads in each preset, its smoke-test probes and its app configurations. Definitions only: a
-scenario's own section of the report is report/views/<module>.py. A new scenario is its module and its name in ORDER
-(bench/README.md, "How to add a scenario")."""
+"""Every scenario, one module each, defining SCENARIO (model.Scenario): its k6 script, SLO, loads per preset, probes
+and app configurations. Definitions only; its report section is report/views/<module>.py. A new scenario is its
+module and its name in ORDER (bench/README.md, "How to add a scenario")."""
 from __future__ import annotations
 
 import importlib

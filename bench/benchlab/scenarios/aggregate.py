@@ -15,10 +15,8 @@ SCENARIO = Scenario(
     warmup_load=WARMUP,
     variants=(Variant(""), Variant("http2", (("quarkus.rest-client.downstream.http2", "true"),), opt_in=True)),
     # the default preset adds article 000's 150 and 1,000 users (closed model) beside the search
-    # the cost rate: every model's CPU per request on the steady app, below the worker pool's starvation (80/s keeps
-    # 48 aggregations in flight, 144 of the 200 worker threads); the search starts above it (the worker model's
-    # then goes down, the others' take one step less); warm-ups at 100/s, which every model holds, and so is the
-    # memory search's (--heap-search) at article 000's 1,000 users
+    # the cost rate below the worker pool's starvation (80/s: 48 aggregations in flight on 144 of its 200 threads);
+    # the search starts above it; warm-ups at 100/s, which every model holds, the memory search's (1,000 users) too
     quick=InPreset("cost:80,search:200", memory=(MemoryCase("vus:1000", warmup=WARMUP, selected=False),)),
     default=InPreset("cost:80,search:200,vus:150,vus:1000", memory=(MemoryCase("vus:1000", warmup=WARMUP),)),
     probes=(AGGREGATE,),

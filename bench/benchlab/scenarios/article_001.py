@@ -1,7 +1,6 @@
-"""Article 001 to its root: JWT + MySQL at the article's 50, 100 and 300 connections (closed model), the app packaged
-with each MySQL driver; run with --jdk 21,25 for its JDK x driver matrix. The report shows per JDK x driver cell how
-often the virtual model pinned a carrier, where, whether the JVM's own trace agrees, and what the virtual model served
-against the worker model (the control: only virtual threads pin) at the same load."""
+"""Article 001 to its root: JWT + MySQL at 50, 100 and 300 connections (closed model), the app packaged with each
+MySQL driver; with --jdk 21,25 the JDK x driver matrix. Its view: how often the virtual model pinned, where, and what
+it served against the worker model, the control."""
 from benchlab.model import InPreset, Limit, Scenario, Variant
 from benchlab.scenarios.jwt_mysql import USERS_ME
 

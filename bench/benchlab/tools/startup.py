@@ -1,9 +1,6 @@
-"""Cold starts: seconds from the start command to the first successful request, repeated, against a database that is
-already up, migrated and seeded (a production restart). Standard library only, so that `bench/startup` runs without
-the bench's venv.
-
-The request is GET /virtual/users/me with an HS256 token: it needs the HTTP server, token verification, Hibernate ORM
-and a pooled JDBC connection, so "answered" means "serving", not just "listening"."""
+"""Cold starts: seconds from the start command to the first successful request (GET /virtual/users/me with an HS256
+token: serving, not just listening), repeated against a database already up, migrated and seeded. Standard library
+only, so that bench/startup runs without the bench's venv."""
 import argparse
 import base64
 import hashlib

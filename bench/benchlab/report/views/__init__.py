@@ -1,7 +1,6 @@
-"""Each scenario's own section of the report, beside the sections every scenario gets: one module per scenario that
-has one, named like the scenario's module under scenarios/, with NAME (its scenario's name), view(runs, win, env) ->
-(Table, findings) or None where the scenario did not run, and optionally charts(runs, win) -> HTML figures. Found by
-listing this package, so a new view is its module alone; the report shows them in the scenarios' order."""
+"""Each scenario's own section of the report: one module per scenario that has one, named as under scenarios/, with
+NAME, view(runs, win, env) -> (Table, findings) or None, and optionally charts(runs, win). Found by listing this
+package: bench/README.md, "How to add a scenario"."""
 import importlib
 import pkgutil
 

@@ -118,10 +118,9 @@ class K6Runs:
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1) -> RunRow:
-        """k6 at the run's load for SETTLE_S and then the run's seconds, with the sampler (and the profiler) beside
-        it; `services` the processes of ours whose CPU is sampled too. Its figures are those of the requests that
-        started after the settling seconds, and of the samples taken meanwhile. A step's second measurement keeps
-        its files (samples, k6's log and summary) beside the first's."""
+        """k6 at the run's load for SETTLE_S and then the run's seconds, the sampler (and profiler) beside it;
+        `services`: our processes whose CPU is sampled too. Its figures are those of the requests that started after the
+        settling seconds; a second measurement keeps its files beside the first's."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for name, proc in services.items():

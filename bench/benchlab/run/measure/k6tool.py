@@ -75,10 +75,8 @@ def stop_k6(api_port) -> None:
 
 
 def read_summary(path, model=None):
-    """The numbers we keep from the k6 summary JSON (handleSummary data). Missing metrics count as zero.
-
-    When the script tags requests by model, the per-model series ("http_req_duration{model:M}") are used: they
-    hold only the measured requests (the run-wide ones also hold setup()'s readiness probe)."""
+    """The numbers we keep from k6's summary JSON (handleSummary's data); a missing metric counts as zero. The per-model
+    series ("http_req_duration{model:M}") hold only the measured requests, not setup()'s readiness probe."""
     with open(path) as f:
         data = json.load(f)
     metrics = data.get("metrics", {})

@@ -1,15 +1,6 @@
-"""The memory search and the heap per held request (--heap-search), after the load phase.
-
-Per memory case (a scenario's fixed load, model.MemoryCase) and model: the heap search of plan/heap_search.py, each
-step a fresh app with that -Xmx (and -XX:+ExitOnOutOfMemoryError), warmed (Steps.warm_up), measured at the case's
-load (an ordinary measured run, kept in results.csv as a row of runtime jvm-heap<N>m marked memory_search), stopped.
-An app that does not start with a heap says why in the JVM's own words (the step's stop: too small to start); one that
-runs out of memory ends its step (OutOfMemoryError). The models' steps are interleaved, round by round.
-
-Where a case holds requests (hold), each model's heap per held request, on its first step's app (2 GB, Native Memory
-Tracking on) after its measured run: its heap after a full GC idle, then with the case's requests held by a k6 run of
-their own (jcmd GC.run, GC.heap_info), the threads' native memory (jcmd VM.native_memory summary: Thread) and the RSS
-beside it."""
+"""The memory search and the heap per held request (--heap-search), after the load phase: each step a fresh app with
+that -Xmx, warmed, measured at the case's load, stopped; the models' steps interleaved. What a step holds and how
+the heap per held request is read: bench/README.md, "The memory search and --heap"."""
 from __future__ import annotations
 
 import dataclasses
@@ -207,10 +198,9 @@ class Memory:
 
 
     def held_bytes(self, held: HeldSnapshot, app, run: PlannedRun, heap_mb) -> None:
-        """The heap per held request on a step's app, once it has drained its measured run: against the idle snapshot
-        taken before that run, a full GC with the case's connections held by a k6 run of its own (each VU's one request,
-        held to its end). A backlog the
-        measured run left (the worker pool's queued holds: 800 x 10 s on 200 threads) is awaited up to HELD_DRAIN_S."""
+        """The heap per held request on a step's drained app: against the idle snapshot taken before its measured run, a
+        full GC with the case's connections held by a k6 run of its own. A backlog the measured run left (the worker
+        pool's queued holds) is awaited up to HELD_DRAIN_S."""
         try:
             health.wait_drained(app, self.state.base_url, timeout=HELD_DRAIN_S)
         except health.StillBusy:

@@ -1,10 +1,6 @@
-"""Pinned virtual threads per run: the app records JFR's jdk.VirtualThreadPinned events (bench/jfr/pinned.jfc, every
-pin however short) into one file per app start, written when it stops; each event is counted in the run whose k6
-window contains it, with where it pinned (the first frame outside the JDK).
-
-A second witness, where the JDK has one: on JDK 21 to 23, -Djdk.tracePinnedThreads=short has the JVM print the stack
-of a virtual thread that parks while pinned (each distinct stack once per JVM, the frame holding the monitor marked
-"<== monitors") to the app's log. JDK 24 and later ignore the property (JEP 491: synchronized no longer pins)."""
+"""Pinned virtual threads per run: JFR's jdk.VirtualThreadPinned events (bench/jfr/pinned.jfc, every pin), counted in
+the run whose k6 window contains each, with the first frame outside the JDK. On JDK 21 to 23 the JVM's own
+-Djdk.tracePinnedThreads=short report is the second witness; JDK 24 and later ignore it (JEP 491)."""
 from __future__ import annotations
 
 import glob

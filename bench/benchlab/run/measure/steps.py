@@ -1,8 +1,6 @@
-"""A block's runs on one app: the warm-up until steady, the ladder of loads (skipping a model's steps above its first
-SLO breach) and the capacity searches, each step after the app has drained the previous one, or on a fresh app if it
-could not. A step is measured again, once, where its figures cannot be trusted as they stand: other processes loaded
-the machine meanwhile, the app's JIT was still compiling, or it broke the SLO by a margin that the variation between
-runs reaches (a breach bounds a capacity only once a second measurement confirms it)."""
+"""A block's runs on one app: the warm-up until steady, the ladder (skipping a model's steps above its first breach)
+and the capacity searches, each step after the app drained the last one, or on a fresh app. A step whose figures
+cannot be trusted is measured again: bench/README.md, "Measuring a step again"."""
 import dataclasses
 import itertools
 import os
@@ -26,10 +24,8 @@ from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, slo_p99_ms, variant_of
 
 PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbed the first measurement may pass
-# Before a step disturbed by other processes or the hypervisor is measured again: wait, up to this long, for a few
-# seconds in a row in which the machine between runs (our idle processes included) stays under the interference
-# limit. Steal on this kind of machine comes in spells of tens of seconds, with quiet seconds inside them; a second
-# measurement inside the same spell repeats the first.
+# Before a step disturbed by the machine is measured again, wait up to this long for QUIET_SECONDS in a row under the
+# interference limit: steal comes in spells, and a measurement inside the same spell repeats the first.
 QUIET_WAIT_S = 20.0
 QUIET_SECONDS = 3
 
@@ -68,12 +64,9 @@ class Steps:
         return int(self.state.env.get("cores") or os.cpu_count() or 1)
 
     def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
-        """Every model of a block (a scenario under one app configuration), before any measurement of the block, at
-        a search's first rate, else the scenario's lowest load, or its own warm-up load (no model overloaded before it
-        is measured): until the
-        app is steady, at most the scenario's cap each (one more go for a model the cap stopped), with the app's CPU
-        budget lifted (the measured steps run within it). Where each model has an app of its own, only that model;
-        `models`: only these (a memory search's step: an app for one model)."""
+        """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
+        or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
+        it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
         config, budget = self.state.config, self.state.budget
         scenario = first.scenario
         levels = config.load_levels[scenario]

@@ -1,7 +1,6 @@
-"""A warm-up until the app is steady: k6 at the warm-up load, its CSV output read while it runs, the app's CPU read
-beside it, both cut into short windows (results/steady.py judges them); k6 is stopped through its REST API once the
-app is steady, or ends by itself at the cap. What it took, and every window, go into results.json (the report's
-warm-up table and curves)."""
+"""A warm-up until the app is steady: k6 at the warm-up load, its CSV read while it runs and the app's CPU beside it,
+cut into windows that results/steady.py judges; k6 is stopped through its REST API once steady, or ends at the cap.
+Every window goes into results.json."""
 from __future__ import annotations
 
 import bisect

@@ -103,10 +103,9 @@ class Apps:
                                           f"app ({rt.name})")
 
     def start(self, rt, java_home, props, up: Services, log_name):
-        """The app, up to its first successful request and readiness. Returns (process, seconds to that request).
-        Within its CPU budget, whose quota is lifted until the app is ready: it starts with the JVM's view of the
-        budget (its processor count) but at the machine's speed, as nothing here measures this start (the cold
-        starts, which do, run within the budget)."""
+        """The app, up to its first successful request and readiness: (process, seconds to that request). The JVM sees
+        the budget's processor count, but the quota is lifted until the app is ready: nothing measures this start (the
+        cold starts, which do, run within the budget)."""
         budget = self.state.budget if rt.budget is not None else None
         proc = None
         if budget is not None:

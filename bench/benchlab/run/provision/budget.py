@@ -1,13 +1,6 @@
-"""The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit is one: a CFS quota of N CPUs' time per period
-(--app-cpu-period: 10 ms by default, 100 ms as the kubelet's) for the app's processes, through a cgroup of the cpu
-controller where this process may make one (root, cgroup v1 or v2); else N whole CPUs of the machine through an
-affinity mask (taskset's); else none, which the run says and goes on.
-
-The app joins its budget as it starts (before it execs, so that the JVM sizes its GC, pools and event loops for it),
-and the JVM is told the processor count such a quota implies, ceil(N), so that its view stays the same while a warm-up
-lifts the quota (the JIT then compiles at the machine's speed; every measured step runs within the budget). The group
-is removed when the bench ends, also on an error or a signal; one left by a bench that was killed is removed at the
-next start on the same port."""
+"""The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit: a CFS quota of N CPUs per period in a cgroup of its
+own, else N whole CPUs by affinity, else none. The app joins it before it execs, so that its JVM sizes itself for it:
+bench/README.md, "The CPU budget"."""
 from __future__ import annotations
 
 import math

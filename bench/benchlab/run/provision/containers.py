@@ -235,10 +235,8 @@ class ContainerNativeRuntime(ContainerRuntime):
             raise RuntimeError(f"runtime 'container-native': Dockerfile.native copies target/*-runner; "
                                f"--native-exe {exe} is not there")
         if len(runners) != 1:
-            raise RuntimeError("runtime 'container-native' needs exactly one native executable target/*-runner "
-                               f"(found {len(runners)}): build it with ./mvnw -B package -Dnative -DskipTests on a "
-                               "machine with GraalVM/Mandrel (or -Dquarkus.native.container-build=true with a "
-                               "container engine and registry access); not possible on the lab machine")
+            raise RuntimeError(f"runtime 'container-native' needs exactly one target/*-runner, found {len(runners)} "
+                               "(deploy/native/toolchain, then ./mvnw package -Dnative)")
         super().check(root, java_home)
 
     def prepare(self, pm, root, java_home, logs):

@@ -1,8 +1,6 @@
-"""The MySQL JDBC driver as a dimension: the app packaged with another Connector/J version beside the shipped one.
-
-The shipped build is target/quarkus-app (pom.xml's mysql-connector-j.version). Another version is packaged into
-target/connector-j-VERSION by the same Maven build with that property, so both can run side by side, each from its
-own directory; the version is read back from the packaged jar's name, which is what the report shows."""
+"""The MySQL JDBC driver as a dimension: the app packaged with another Connector/J version, by the same Maven build
+with pom.xml's mysql-connector-j.version, into target/connector-j-VERSION beside target/quarkus-app. The version is
+read back from the packaged jar's name."""
 from __future__ import annotations
 
 import glob

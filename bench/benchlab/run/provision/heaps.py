@@ -1,8 +1,6 @@
-"""The heap as a runtime dimension (--heap 64m,128m,1g): each heap x runtime is a runtime of its own, jvm-heap64m, as
-each JDK is with --jdk. A JVM process gets -Xmx; a container gets the memory limit a pod would (--memory), twice the
-heap, and the JVM sizes its heap from it by its container ergonomics (the image's -XX:MaxRAMPercentage=50). Every app
-with a heap set by the bench ends at its first OutOfMemoryError (-XX:+ExitOnOutOfMemoryError) instead of serving on
-half-broken: the step it happened in ends, and the report names the stop."""
+"""The heap as a runtime dimension (--heap 64m,128m,1g): each heap x runtime is a runtime of its own, jvm-heap64m. A
+JVM process gets -Xmx, a container twice the heap as its memory limit, as a pod; every such app ends at its first
+OutOfMemoryError (-XX:+ExitOnOutOfMemoryError), and the report names the stop."""
 from __future__ import annotations
 
 import copy
@@ -36,10 +34,9 @@ def heap_label(mb: float) -> str:
 
 
 def heap_runtimes(names, text: str, base_of) -> tuple[list[str], dict[str, tuple[str, int]]]:
-    """--heap over the runtimes named: (the runtimes, heap runtime name -> (the runtime it runs, heap MB)). The heaps
-    take turns within each runtime (jvm-heap64m, jvm-heap128m, container-jvm-heap64m, ...). base_of: a runtime's
-    name -> the runtime it is (jvm for jvm-jdk21). ValueError, one line, for a heap that is no size or a runtime
-    whose heap the bench cannot set."""
+    """--heap over the runtimes named: (the runtimes, heap runtime name -> (the runtime it runs, heap MB)), the heaps
+    taking turns within each runtime. base_of: a runtime's name -> the runtime it is (jvm for jvm-jdk21). ValueError,
+    one line, for a heap that is no size or a runtime whose heap the bench cannot set."""
     items = [x.strip() for x in text.split(",") if x.strip()]
     if not items:
         raise ValueError("--heap: a comma list of heap sizes, e.g. 64m,128m,1g")

@@ -93,12 +93,9 @@ AOT_LOG_PROBLEM = re.compile(r"^\[[^\]]*\]\[(?:error|warning)\s*\]\[(?:aot|cds)[
 
 
 class JvmAotRuntime(JvmRuntime):
-    """The same jar with the JDK 25 (JEP 483/514/515) AOT cache that `./mvnw verify -Daot` trains with the integration
-    tests: target/quarkus-app/app.aot. Started from target/quarkus-app as `-jar quarkus-run.jar`: the cache holds the
-    class path it was trained with, relative to that directory, and from another directory the start fails in
-    QuarkusEntryPoint. AOTMode=on: a cache the JVM cannot use (a flag of --jvm-args it does not fit, a stale class
-    path) fails the start instead of running the plain JVM under the name jvm-aot; start_warnings() finds the JVM's
-    remaining complaints in the log and the report says so beside the figures."""
+    """The same jar with the JDK 25 AOT cache `./mvnw verify -Daot` trains: target/quarkus-app/app.aot, started from
+    that directory (the cache holds its class path). AOTMode=on fails a start the cache does not fit, instead of
+    running the plain JVM as jvm-aot; start_warnings() finds the JVM's remaining complaints."""
     name = "jvm-aot"
     CACHE = "app.aot"
     MIN_JDK = 25
@@ -182,9 +179,8 @@ class NativeRuntime(Runtime):
             raise RuntimeError(f"runtime '{self.name}': several target/*-runner files ({', '.join(runners)}); "
                                f"choose one with --native-exe PATH")
         if not runners:
-            raise RuntimeError(f"runtime '{self.name}' needs a native executable: target/*-runner is missing "
-                               f"(./mvnw -B package -Dnative -DskipTests on a machine with GraalVM/Mandrel or a "
-                               f"container engine; or --native-exe PATH)")
+            raise RuntimeError(f"runtime '{self.name}' needs a native executable: no target/*-runner "
+                               f"(deploy/native/toolchain, then ./mvnw package -Dnative; or --native-exe PATH)")
 
     def command(self, root, java_home, port, props):
         return [self.runner(root), *[f"-D{k}={v}" for k, v in props.items()]]
