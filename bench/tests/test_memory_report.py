@@ -125,6 +125,7 @@ def test_a_model_that_no_heap_lets_hold_the_load_is_named_with_what_stops_it():
          "Terminating due to java.lang.OutOfMemoryError: Java heap space"],
         ["hold at 1000 VUs (10s)", "worker", "none up to 256 MB", "not memory",
          "p99 30,000 ms, 600 failed, 0 dropped of 1000; worker-pool starvation: up to 800 tasks queued"]]
+    assert "Not memory: it broke the SLO with the largest heap, without an OutOfMemoryError." in table.note
 
 
 def test_a_model_that_held_at_the_smallest_heap_tried_says_or_less():

@@ -77,7 +77,7 @@ def answer_table(env: Environment) -> Table | None:
     return Table("The answer on memory", ["case", "model", "smallest heap that held", "what stops it below",
                                          "at that step"], rows,
                  "Held: the SLO kept, no failed request, no OutOfMemoryError, GC pauses within their level. "
-                 f"{NOT_MEMORY.capitalize()}."
+                 f"{NOT_MEMORY[0].upper()}{NOT_MEMORY[1:]}."
                  + (f" Where the largest heap's p99 was over the SLO ({', '.join(late)}), smaller heaps were judged "
                     f"against it + {LATE_TOLERANCE:.0%}." if late else ""))
 
@@ -92,7 +92,7 @@ def heap_table(env: Environment, mem_runs: pd.DataFrame) -> Table:
                      Fixed(ok.ok_rps.iloc[0], 0) if not ok.empty else None,
                      " ".join(f"{s.heap_mb}{'+' if s.held else '-'}" for s in r.steps)])
     note = ("Each step is a fresh, warmed app with that -Xmx, measured at the case's load; the search starts at 2 GB "
-            "and 32 MB, then bisects between them to within 15 % (bench/README.md, \"The memory search\"). "
+            "and 32 MB, then bisects between them to within 15 % (bench/README.md, \"The memory search and --heap\"). "
             "Interval: the largest heap that broke and the smallest that held, from one search per model. "
             "Steps: each heap in MB as tried, + held, - did not; RSS: the app's peak at the smallest heap.")
     return Table("Memory: the smallest heap per model", ["case", "model", "smallest heap", "interval", "below it",
