@@ -199,6 +199,12 @@ def test_rates_that_every_model_held_do_not_name_a_winner():
     assert best == "none told apart" and capacity_cell == ">= 400/s" and "--loads jwt-mysql=search:400" in stopped
 
 
+def test_where_no_model_held_the_lowest_rate_the_answer_says_what_stopped_it_there():
+    runs = capacity_rows({"virtual": {100: False, 200: False}, "reactive": {100: False}}, repetitions=1)
+    assert answer_row(runs) == ["none", "none held 100/s", "-",
+                                "at 100/s: nothing over its level; p99 90.0 ms, 100 failed"]
+
+
 def test_what_stopped_the_best_model_fits_in_fifteen_words():
     from prose import words
     row = dict(scenario="jwt-mysql", model="virtual", load_model="open", repetition=1, requests=6000, dropped=219,

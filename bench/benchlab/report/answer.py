@@ -30,7 +30,7 @@ def capacity_cells(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
         return ["-", "-", "-", "-"]
     best = sc[0]
     if not best.rate:
-        return ["none", f"none held {min(best.steps):g}/s", "-", "-"]
+        return ["none", f"none held {min(best.steps):g}/s", "-", what_stopped(runs, best, env)]
     if len(sc) > 1 and all(unbounded(c, env) for c in sc):
         return ["none told apart", capacity_text(best, env), "every model held every rate",
                 f"nothing; --loads {scenario}=search:{max(best.steps):g} finds the knees"]
