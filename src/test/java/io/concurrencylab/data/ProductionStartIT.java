@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.concurrencylab.support.Article001Database;
+import io.concurrencylab.support.PackagedApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,18 +93,7 @@ class ProductionStartIT {
     }
 
     private static Result start(List<String> options) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        // The native executable when the build made one (./mvnw verify -Dnative), else the jar.
-        Path nativeImage = Path.of(System.getProperty("native.image.path", "target/none"));
-        if (Files.isExecutable(nativeImage)) {
-            command.add(nativeImage.toString());
-            command.addAll(options);
-        } else {
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(options);
-            command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
-        }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(PackagedApp.command(options)).redirectErrorStream(true);
         // An operator's shell: none of the settings the build or CI may have in its environment.
         builder.environment().keySet().removeIf(name -> name.startsWith("QUARKUS_") || name.startsWith("MP_JWT")
                 || name.equals("JWT_SECRET"));

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged application as a process of its own, for the faults that need one (a signal, an overload of the real
- * server): started with {@code java -jar} and the given properties on the shared database, trusting the development
+ * server): started as built (the jar, or the native executable with -Dnative) with the given properties on the shared database, trusting the development
  * key, stopped by the test. Its log goes to target/.
  */
 public final class PackagedApp implements AutoCloseable {
@@ -36,13 +36,12 @@ public final class PackagedApp implements AutoCloseable {
     /** Starts the jar on a free port and waits until it is ready. */
     public static PackagedApp start(String name, Map<String, String> properties) {
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.port=" + port,
+        List<String> options = new ArrayList<>(List.of("-Dquarkus.http.port=" + port,
                 "-Dquarkus.datasource.jdbc.url=" + EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
                 "-Dmp.jwt.verify.publickey.location=" + Path.of("src/main/resources/publicKey.pem").toAbsolutePath(),
                 "-Dlab.seed.users=2000"));
-        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
+        properties.forEach((key, value) -> options.add("-D" + key + "=" + value));
+        List<String> command = command(options);
         try {
             Path log = Files.createDirectories(Path.of("target", "fault-logs")).resolve(name + ".log");
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -58,6 +57,24 @@ public final class PackagedApp implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The command that starts the packaged application with these -D options: the native executable when the build
+     * made one (./mvnw verify -Dnative passes its path as native.image.path), else the jar.
+     */
+    public static List<String> command(List<String> options) {
+        List<String> command = new ArrayList<>();
+        Path nativeImage = Path.of(System.getProperty("native.image.path", "target/none"));
+        if (Files.isExecutable(nativeImage)) {
+            command.add(nativeImage.toString());
+            command.addAll(options);
+        } else {
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(options);
+            command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
+        }
+        return command;
     }
 
     public URI uri(String path) {
