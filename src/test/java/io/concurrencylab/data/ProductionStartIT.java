@@ -7,7 +7,6 @@ import io.concurrencylab.support.Article001Database;
 import io.concurrencylab.support.PackagedApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
