@@ -41,7 +41,7 @@ PRESETS = {
     # With the memory search: each model's smallest heap for hold at 10,000 connections and the aggregation at 1,000
     # users (the scenarios' memory cases).
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
-                      app_cpus="0.5", cost_repeat=3, cost_duration=10,
+                      app_cpus="0.5", cost_repeat=3, cost_duration=20,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
     # interval is the search's own bracket); the warm-ups until steady, the steps measured again and the cost runs
@@ -49,7 +49,7 @@ PRESETS = {
     # pool-sweep, cache, gateway: 1.5 to 3 minutes each here), which --scenarios selects at one point each (CI runs
     # some of them in a step of their own).
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
-                    app_cpus="0.5", cost_repeat=3, cost_duration=4,
+                    app_cpus="0.5", cost_repeat=3, cost_duration=10,
                     cold_starts=5, warmup_curve=60),
 }
 
@@ -66,6 +66,7 @@ class Config:
     runtimes: tuple[str, ...]
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
+    build_runtimes: dict[str, str]  # --builds: name (jvm-NAME) -> another build's packaged app directory
     heap_search: bool  # the memory search of memory_cases
     memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
     load_levels: dict[str, list[Load]]
@@ -102,6 +103,7 @@ class Config:
     live: bool
     pin: bool
     flamegraph: str | None
+    profile: bool  # --profile: each cost rate once more per model under async-profiler, CPU and allocation
     target: str | None  # an app started elsewhere: its base URL
     tokens: str | None
     # what bench/run does instead of a run
