@@ -11,12 +11,12 @@ import plotly.offline
 
 from benchlab.formatting import Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint, memory, steady
+from benchlab.report import breakdown, footprint, memory, steady
 from benchlab.report.capacity import capacity_table, verdicts
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.views import VIEWS
-from benchlab.results import cost, slo, stats, table, why
+from benchlab.results import cost, profile, slo, stats, table, why
 from benchlab.results.slo import MARGIN_BAD_SHARE, MARGIN_P99_FACTOR
 from benchlab.results.environment import Environment, Facts
 from benchlab.results.table import median_rows
@@ -33,7 +33,9 @@ def comparison_sentences(runs: pd.DataFrame, win: pd.DataFrame) -> list[str]:
     # own table does that)
     apart = runs.scenario.map(lambda s: SCENARIOS[s].compare_within_variant)
     within = runs.variant.where(apart, "").fillna("")
-    for (scenario, kind, load, variant), g in runs.groupby(["scenario", "load_model", "load", within], sort=True):
+    measured = runs.load_model != LoadKind.PROFILE  # a profiled run's latency carries the profiler's
+    for (scenario, kind, load, variant), g in runs[measured].groupby(["scenario", "load_model", "load", within[measured]],
+                                                                     sort=True):
         samples = {m: [by_tag[t] for t in gm.tag if t in by_tag] for m, gm in g.groupby("model")}
         samples = {m: s for m, s in samples.items() if s}
         if len(samples) < 2:
@@ -190,7 +192,8 @@ def summary(env: Environment) -> str:
             + (f" The app's CPU budget: {env.app_cpu_budget}." if env.app_cpu_budget else ""))
 
 
-def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = ()) -> list[Section]:
+def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: list[str] = (),
+             profiles: list[profile.Breakdown] = ()) -> list[Section]:
     """The report in reading order: the answer (capacity, cost and memory), the steady cost, the capacity and where
     each model breaks, the steps measured again, the warm-ups, start-up, each article's experiment (its finding, then
     its table), memory where the run has heap data, the closed-model shortfalls, then the detail, folded. again: the
@@ -198,6 +201,7 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
     searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
     mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
+    gains = [g for build in (env.get("builds") or {}) for g in cost.gains(runs, build, "jvm", env.cost_repeat)]
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:
@@ -213,6 +217,12 @@ def sections(runs: pd.DataFrame, win: pd.DataFrame, env: Environment, again: lis
                            kind="verdicts"))
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
+    if (gained := breakdown.gains_table(gains)) is not None:
+        out.append(Section(gained.title, gained))
+    several = runs.runtime.nunique() > 1
+    if (broken_down := breakdown.breakdown_table(list(profiles), costs, several)) is not None:
+        out.append(Section(broken_down.title, broken_down,
+                           charts=breakdown.breakdown_charts(list(profiles), costs, several)))
     if searched:
         out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
@@ -262,7 +272,7 @@ def render(out: str) -> dict[str, str]:
     runs["variant"] = runs.variant.fillna("")
     again = steady.measured_again(runs)
     runs = table.final(runs)
-    context = dict(sections=sections(runs, win, env, again), summary=summary(env), warning=None if env.complete else
+    context = dict(sections=sections(runs, win, env, again, profile.breakdowns(runs, out)), summary=summary(env), warning=None if env.complete else
                    f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "
                    f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,
