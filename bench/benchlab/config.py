@@ -20,8 +20,10 @@ class Preset:
     cooldown: float
     pointselect_seconds: float
     app_cpus: str  # the app's CPU budget (--app-cpus): CPUs, or "none" for the whole machine
-    cost_repeat: int  # interleaved repetitions of a cost rate
-    cost_duration: float  # seconds per cost run: the CPU per request scatters little
+    # Interleaved repetitions of a cost rate, and seconds per cost run. Runs of the same app scatter by a few percent
+    # (steal, other processes): six short runs give an interval 2.4 times narrower than three of twice the length.
+    cost_repeat: int
+    cost_duration: float
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
@@ -41,7 +43,7 @@ PRESETS = {
     # With the memory search: each model's smallest heap for hold at 10,000 connections and the aggregation at 1,000
     # users (the scenarios' memory cases).
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
-                      app_cpus="0.5", cost_repeat=3, cost_duration=20,
+                      app_cpus="0.5", cost_repeat=6, cost_duration=10,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: each model's steady cost and capacity on the two core cases (one search each: the
     # interval is the search's own bracket); the warm-ups until steady, the steps measured again and the cost runs
@@ -49,7 +51,7 @@ PRESETS = {
     # pool-sweep, cache, gateway: 1.5 to 3 minutes each here), which --scenarios selects at one point each (CI runs
     # some of them in a step of their own).
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
-                    app_cpus="0.5", cost_repeat=3, cost_duration=10,
+                    app_cpus="0.5", cost_repeat=6, cost_duration=5,
                     cold_starts=5, warmup_curve=60),
 }
 
