@@ -158,7 +158,7 @@ def add_app_and_k6_options(p):
     p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "
                    "per run (jvm runtime), as flamegraphs/<run>-<event>.html beside the report")
     p.add_argument("--profile", action="store_true", help="after each cost rate's runs, one more run per model and "
-                   "async-profiler event (cpu, alloc) at that rate (jvm runtimes): the report breaks each model's CPU "
+                   "async-profiler event (cpu, alloc) at that rate, on the first runtime (a host JVM): the report breaks each model's CPU "
                    "and allocation per request down into HTTP, JWT, ORM and driver, JSON, metrics, scheduling, GC and "
                    "the rest (profiles/<run>.collapsed beside it)")
     p.add_argument("--target", metavar="URL", help="measure an app started elsewhere (no database, downstream or "

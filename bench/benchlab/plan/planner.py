@@ -154,8 +154,9 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     the runtimes take turns, a block each (an app start per block), so that no JDK or driver runs in one period.
     A cost load (cost:RATE) is measured in cost_repeat interleaved repetitions of cost_seconds in each block, whatever
     the block's repetitions (its figure scatters little, and it needs several runs for an interval).
-    profile_events (--profile): after a cost rate's runs, in each runtime's first block of the scenario, one run per
-    model and async-profiler event at that rate (LoadKind.PROFILE), PROFILE_S each."""
+    profile_events (--profile): after a cost rate's runs, in the first runtime's first block of the scenario (this
+    build, where others are compared with it), one run per model and async-profiler event at that rate
+    (LoadKind.PROFILE), PROFILE_S each."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     reps = list(range(1, repetitions + 1))
     for scenario in scenarios:
@@ -180,7 +181,7 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
             return list(range(first + 1, first + cost_repeat + 1))
 
         def profiled(load: Load) -> list[tuple[str, Load, int, str]]:
-            if load.kind != LoadKind.COST or block_reps[0] != 1:
+            if load.kind != LoadKind.COST or block_reps[0] != 1 or runtime != runtimes[0]:
                 return []
             return [(model, Load(LoadKind.PROFILE, load.value), 1, event) for event in profile_events
                     for model in block_models]

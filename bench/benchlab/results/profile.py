@@ -4,7 +4,7 @@ put in one component by a classifier defined here once, and summed per component
 A stack belongs to the component of its innermost frame that names one (leaf first, so that a HashMap inside
 Hibernate counts as ORM, and HMAC inside jose4j as JWT). The JDK's and the kernel's frames name none. Netty's and
 Vert.x core's transport frames name HTTP only where nothing else on the stack names a component: the reactive
-driver writes through Netty too. GC is recognised by the JVM's own frames anywhere on the stack."""
+driver writes through Netty too. GC, and a few frames that own all they call (OWNERS), count anywhere on the stack."""
 from __future__ import annotations
 
 import gzip
@@ -43,7 +43,7 @@ STRONG = (
                "io.concurrencylab.observability.")),
     (CLIENT, ("org.jboss.resteasy.reactive.client.", "io.quarkus.rest.client.", "io.quarkus.restclient.",
               "io.vertx.core.http.impl.HttpClient", "io.vertx.core.http.impl.Http1xClient",
-              "io.vertx.core.http.impl.Http2Client", "io.vertx.core.net.impl.pool.", "io.concurrencylab.aggregation.")),
+              "io.vertx.core.http.impl.Http2Client", "io.concurrencylab.aggregation.")),
     (SCHEDULING, ("java.lang.VirtualThread", "jdk.internal.vm.Continuation", "java.util.concurrent.ForkJoin",
                   "java.util.concurrent.locks.LockSupport", "java.util.concurrent.CompletableFuture",
                   "java.util.concurrent.ThreadPoolExecutor", "org.jboss.threads.", "io.smallrye.mutiny.",
@@ -55,6 +55,9 @@ STRONG = (
             "io.concurrencylab.reactive.", "io.concurrencylab.error.")),
 )
 WEAK = ((HTTP, ("io.netty.", "io.vertx.core.")),)
+# Frames whose whole subtree is their component's, wherever they stand: Quarkus REST matching a route again to name the
+# metrics' URI template runs the HTTP router's own code.
+OWNERS = ((METRICS, ("io.quarkus.resteasy.reactive.server.runtime.observability.",)),)
 GC_FRAMES = ("VM_GenCollect", "VM_G1", "VM_CollectForAllocation", "G1", "SerialHeap::", "DefNewGeneration",
              "TenuredGeneration", "GCTaskThread", "WorkerThread::run", "ConcurrentGCThread", "PSScavenge",
              "ParallelScavengeHeap")
@@ -72,6 +75,9 @@ def classify(stack: list[str]) -> str:
     frames = [f.replace("/", ".") for f in stack]
     if any(any(g in f for g in GC_FRAMES) for f in frames):
         return GC
+    for frame in frames:
+        if (component := frame_component(frame, OWNERS)) is not None:
+            return component
     for rules in (STRONG, WEAK):
         for frame in reversed(frames):
             if (component := frame_component(frame, rules)) is not None:
