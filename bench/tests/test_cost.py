@@ -76,3 +76,11 @@ def test_a_difference_within_the_variation_between_apps_is_not_a_lead():
     assert round(second[1].ratio, 2) == 1.27
     table = cost_table(first)
     assert table.text_rows[1][5].endswith(", not told apart")
+
+
+def test_the_verdict_names_the_other_models_in_their_own_order_whichever_costs_more():
+    """Two models a few percent apart may swap places from one app to the next; the verdict says it the same way."""
+    for virtual, worker in (([0.350, 0.352, 0.349], [0.344, 0.346, 0.345]), ([0.344, 0.346, 0.345], [0.350, 0.352, 0.349])):
+        sentence, = cost_verdicts(costs(cost_runs({"virtual": virtual, "worker": worker,
+                                                   "reactive": [0.27, 0.272, 0.271]}, rate=1000.0)))
+        assert sentence.index("; virtual ") < sentence.index("; worker ")

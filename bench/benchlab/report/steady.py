@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchlab.formatting import Fixed, num
-from benchlab.model import MODEL_COLORS, LoadKind, step_label
+from benchlab.model import MODEL_COLORS, MODELS, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
 from benchlab.results.again import disturbance
@@ -23,11 +23,12 @@ def interval(low: float, high: float, digits: int = 2) -> str:
 
 def cost_verdicts(costs: list[Cost]) -> list[str]:
     """Per scenario: the cheapest model's CPU per request, each other model's as a multiple of it (or no detectable
-    difference), and what one core could serve at the cheapest cost."""
+    difference), and what one core could serve at the cheapest cost. The others in the models' own order, not by cost:
+    two models within the variation between apps may swap places from one run to the next, and the verdict should not."""
     out = []
     for scenario in dict.fromkeys(c.scenario for c in costs):
         mine = [c for c in costs if c.scenario == scenario]
-        cheapest, others = mine[0], mine[1:]
+        cheapest, others = mine[0], sorted(mine[1:], key=lambda c: (MODELS.index(c.model.split()[0]), c.model))
         parts = [f"{c.model} {versus(c)}" for c in others]
         out.append(f"{scenario}, steady CPU per request at {cheapest.rate:g}/s: {cheapest.model} "
                    f"{cheapest.cpu_ms:.3f} ms ({interval(cheapest.low, cheapest.high, 3)})"
