@@ -25,7 +25,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * request filter, which runs once the route is matched. {@code nonBlocking} keeps it on the event loop, before the
  * request is handed to a virtual thread or the worker pool, so that a shed request never waits in the queue it is shed
  * from; Quarkus REST can only place it there if it comes before every other request filter, hence its priority. The
- * price: the route's matching comes before shedding.
+ * price: the route's matching and, for a request with a token, its (proactive) authentication come before shedding.
  */
 @ApplicationScoped
 public class ConcurrencyLimit {
