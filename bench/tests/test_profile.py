@@ -62,3 +62,17 @@ def test_the_breakdown_splits_the_cost_runs_cpu_per_request_by_the_profiles_shar
     rows = {row[2]: row for row in table.text_rows}
     assert rows[profile.JWT][3:5] == ["0.060", "30.0%"] and rows[profile.HTTP][3] == "0.140"
     assert rows["all"][3] == "0.200" and len(breakdown_charts(found, [cost], several=False)) == 1
+
+
+def test_a_build_is_compared_with_this_one_per_model_from_the_cost_runs_of_both():
+    from benchlab.report.breakdown import gains_table
+    from benchlab.results.cost import gains
+    rows = [dict(scenario="jwt-mysql", model="worker", runtime=rt, load_model="cost", load=1000.0, repetition=rep,
+                 requests=5000, errors=0, app_cpu_ms_per_req=ms)
+            for rt, values in (("jvm-b0", [0.35, 0.36, 0.34, 0.35]), ("jvm", [0.31, 0.32, 0.31, 0.30]))
+            for rep, ms in enumerate(values, start=1)]
+    found, = gains(pd.DataFrame(rows), "jvm-b0", "jvm", cost_repeat=2)
+    assert (found.before, found.after, round(found.ratio, 3)) == ("jvm-b0", "jvm", round(0.31 / 0.35, 3))
+    assert found.low < found.ratio < found.high < 1 and len(found.per_app) == 2
+    row, = gains_table([found]).text_rows
+    assert row[3:7] == ["jvm-b0", "0.350", "0.310", "-11.4%"]

@@ -73,13 +73,12 @@ def breakdown_charts(found: list[Breakdown], costs: list[Cost], several: bool) -
 def gains_table(gains: list[Gain]) -> Table | None:
     if not gains:
         return None
-    rows = [[g.scenario, f"{g.rate:g}/s", g.model, Fixed(g.before_ms, 3), Fixed(g.after_ms, 3),
-             f"{g.ratio - 1:+.1%}", f"{g.low - 1:+.1%} to {g.high - 1:+.1%}" if math.isfinite(g.high) else "-", ", ".join(f"{r - 1:+.1%}" for r in g.per_app), str(g.failed)]
-            for g in gains]
-    first = gains[0]
-    return Table(f"This build ({first.after}) against {first.before}: CPU per request",
-                 ["scenario", "rate", "model", f"{first.before} ms", f"{first.after} ms", "change",
+    rows = [[g.scenario, f"{g.rate:g}/s", g.model, g.before, Fixed(g.before_ms, 3), Fixed(g.after_ms, 3),
+             f"{g.ratio - 1:+.1%}", f"{g.low - 1:+.1%} to {g.high - 1:+.1%}" if math.isfinite(g.high) else "-",
+             ", ".join(f"{r - 1:+.1%}" for r in g.per_app), str(g.failed)] for g in gains]
+    return Table(f"This build ({gains[0].after}) against other builds: CPU per request",
+                 ["scenario", "rate", "model", "other build", "its ms", "this build's ms", "change",
                   "95 % interval", "change per pair of apps", "failed"], rows,
-                 "The cost runs of both builds, which took turns a block each (an app start and a warm-up per "
-                 "block). The interval pairs the k-th cost run of either build in a repetition; the change per pair "
-                 "of apps shows the variation between apps, which that interval leaves out.")
+                 "The cost runs of the builds, which took turns a block each (an app start and a warm-up per block). "
+                 "The interval pairs the k-th cost run of either build in a repetition; the change per pair of apps "
+                 "shows the variation between apps, which that interval leaves out.")
