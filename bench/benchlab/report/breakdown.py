@@ -6,7 +6,7 @@ import math
 
 import plotly.graph_objects as go
 
-from benchlab.formatting import Fixed, Percent
+from benchlab.formatting import Fixed
 from benchlab.report.layout import Table
 from benchlab.results.cost import Cost, Gain
 from benchlab.results.profile import COMPONENTS, Breakdown
@@ -22,43 +22,48 @@ def cpu_per_request(b: Breakdown, name: str, costs: list[Cost]) -> float | None:
     return next((c.cpu_ms for c in costs if (c.scenario, c.model, c.rate) == (b.scenario, name, b.rate)), None)
 
 
-def rows_of(found: list[Breakdown], costs: list[Cost], several: bool):
-    """(scenario, label, CPU breakdown, its CPU ms per request, allocation breakdown) per scenario and model."""
-    cpu = {(b.scenario, label(b, several)): b for b in found if b.event == "cpu"}
-    alloc = {(b.scenario, label(b, several)): b for b in found if b.event == "alloc"}
-    for scenario, name in dict.fromkeys([*cpu, *alloc]):
-        b = cpu.get((scenario, name))
-        yield scenario, name, b, cpu_per_request(b, name, costs) if b else None, alloc.get((scenario, name))
+def by_model(found: list[Breakdown], several: bool) -> dict[str, dict[str, dict[str, Breakdown]]]:
+    """scenario -> model label -> event -> its profiled run."""
+    out: dict = {}
+    for b in found:
+        out.setdefault(b.scenario, {}).setdefault(label(b, several), {})[b.event] = b
+    return out
 
 
 def breakdown_table(found: list[Breakdown], costs: list[Cost], several: bool) -> Table | None:
+    """Per scenario a row per component, per model its CPU ms and KB allocated per request."""
     if not found:
         return None
+    scenarios = by_model(found, several)
+    names = list(dict.fromkeys(name for models in scenarios.values() for name in models))
     rows = []
-    for scenario, name, cpu, ms, alloc in rows_of(found, costs, several):
-        for component in COMPONENTS:
-            share = cpu.share(component) if cpu else None
-            rows.append([scenario, name, component, Fixed(ms * share, 3) if ms and share is not None else None,
-                         Percent(share) if share is not None else None,
-                         Fixed(alloc.per_request(component) / 1024, 2) if alloc else None])
-        rows.append([scenario, name, "all", Fixed(ms, 3) if ms else None, Percent(1.0) if cpu else None,
-                     Fixed(sum(alloc.per_request(c) for c in COMPONENTS) / 1024, 2) if alloc else None])
-    return Table("Where each request's CPU goes", ["scenario", "model", "component", "CPU ms per request",
-                                                  "share of CPU", "KB allocated per request"], rows,
+    for scenario, models in scenarios.items():
+        for component in (*COMPONENTS, "all"):
+            row = [scenario, component]
+            for name in names:
+                cpu, alloc = models.get(name, {}).get("cpu"), models.get(name, {}).get("alloc")
+                ms = cpu_per_request(cpu, name, costs) if cpu else None
+                share = 1.0 if component == "all" else cpu.share(component) if cpu else None
+                kb = (sum(alloc.per_request(c) for c in COMPONENTS) if component == "all"
+                      else alloc.per_request(component)) / 1024 if alloc else None
+                row += [Fixed(ms * share, 3) if ms and share is not None else None, Fixed(kb, 1)]
+            rows.append(row)
+    return Table("Where each request's CPU goes", ["scenario", "component", *[
+        f"{name} {what}" for name in names for what in ("CPU ms", "KB allocated")]], rows,
                  "One profiled run per model at the cost rate (async-profiler: CPU every 1 ms, allocations every 256 "
-                 "KB); each stack goes to the component of its innermost frame that names one. CPU ms per request: "
-                 "the share times the cost runs' CPU per request, which ran without the profiler. Allocations: the "
-                 "sampled bytes over the requests served while recording.")
+                 "KB); a stack goes to the component of its innermost frame that names one. CPU ms: the profile's share "
+                 "times the cost runs' CPU per request, which ran without the profiler. KB allocated: the sampled bytes "
+                 "over the requests served while recording.")
 
 
 def breakdown_charts(found: list[Breakdown], costs: list[Cost], several: bool) -> list[str]:
     """Per scenario: each model's CPU per request as one bar, stacked by component."""
     figs = []
-    by_scenario: dict[str, list] = {}
-    for scenario, name, cpu, ms, _ in rows_of(found, costs, several):
-        if cpu and ms:
-            by_scenario.setdefault(scenario, []).append((name, cpu, ms))
-    for scenario, bars in by_scenario.items():
+    for scenario, models in by_model(found, several).items():
+        bars = [(name, events["cpu"], ms) for name, events in models.items()
+                if "cpu" in events and (ms := cpu_per_request(events["cpu"], name, costs))]
+        if not bars:
+            continue
         fig = go.Figure()
         for component in COMPONENTS:
             fig.add_trace(go.Bar(name=component, y=[name for name, _, _ in bars], orientation="h",
