@@ -11,6 +11,7 @@ from benchlab.config import PRESETS, Config
 from benchlab.formatting import duration
 from benchlab.model import MODELS, Load, LoadKind
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
+from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
 from benchlab.report import footprint
 from benchlab.run.procs import log
@@ -110,6 +111,9 @@ def add_runtime_options(p):
     p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model and memory case, the "
                    "smallest heap (32 MB to 2 GB, to 15 %%) a fresh, warmed app holds the load with; with --scenarios, "
                    "their memory search alone (default: on in the default preset, off in quick)")
+    p.add_argument("--builds", metavar="NAME=DIR,...", help="other builds of the app (another checkout's "
+                   "target/quarkus-app), each a runtime jvm-NAME taking turns with this build: a change measured "
+                   "against the version before in one interleaved run")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
@@ -139,6 +143,9 @@ def add_app_and_k6_options(p):
                    "needs 4 cores or more, otherwise the report says it was not done)")
     p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "
                    "per run (jvm runtime), as flamegraphs/<run>-<event>.html beside the report")
+    p.add_argument("--profile", action="store_true", help="after each cost rate's runs, one more run per model and "
+                   "async-profiler event (cpu, alloc) on the first runtime (a host JVM): each model's CPU and "
+                   "allocation per request by component (profiles/<run>.collapsed beside the report)")
     p.add_argument("--target", metavar="URL", help="measure an app started elsewhere (no database, downstream or "
                    "app is started; no process figures)")
     p.add_argument("--tokens", metavar="FILE", help="with --target: tokens signed with the target's key")
@@ -218,6 +225,19 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
             for runtime in names:
                 jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
         names = list(jdk_runtimes)
+    args.build_runtimes = {}
+    if args.builds:
+        if names != [runtimes.JvmRuntime.name] or args.jdk or args.heap:
+            p.error("--builds takes turns with the jvm runtime alone: not with another --runtime, --jdk or --heap")
+        for item in (x.strip() for x in args.builds.split(",") if x.strip()):
+            name, sep, path = item.partition("=")
+            path = os.path.abspath(path)
+            if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or \
+                    not os.path.isfile(os.path.join(path, "quarkus-run.jar")):
+                p.error(f"--builds {item}: NAME=DIR with a lower-case name and a packaged app directory (its "
+                        f"quarkus-run.jar)")
+            args.build_runtimes[f"{runtimes.JvmRuntime.name}-{name}"] = path
+        names += list(args.build_runtimes)
     args.heap_runtimes = {}
     if args.heap:
         try:
@@ -279,6 +299,10 @@ def check_the_rest(p, args):
         p.error("--repeat and --duration must be positive")
     if args.target and (args.cold_starts or args.warmup_curve):
         p.error("--cold-starts and --warmup-curve start the app themselves: not with --target")
+    if args.profile and (args.target or not any(level.kind == LoadKind.COST for levels in args.load_levels.values()
+                                                  for level in levels)):
+        p.error("--profile profiles the cost rates (cost:RATE) of an app the bench starts: a scenario with one, no "
+                "--target")
     if args.cost_repeat < 3:
         p.error("--cost-repeat must be 3 or more: an interval needs repetitions")
     if not 1 <= args.app_cpu_period <= 1000:
@@ -322,9 +346,9 @@ def main(argv):
         planned = [s for s in config.scenarios if s in config.load_levels]  # not those only memory-searched
         plan = make_plan(config.runtimes, planned, config.load_levels, config.models, config.repeat,
                          config.duration, config.warmup, config.cooldown, config.variants,
-                         interleave=bool(config.jdk or config.heap_runtimes),
+                         interleave=bool(config.jdk or config.heap_runtimes or config.build_runtimes),
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
-                         warmup_others_s=config.warmup_others)
+                         warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else ())
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         runs = len(plan.runs) - searches
         if plan.runs:

@@ -20,8 +20,10 @@ class Preset:
     cooldown: float
     pointselect_seconds: float
     app_cpus: str  # the app's CPU budget (--app-cpus): CPUs, or "none" for the whole machine
-    cost_repeat: int  # interleaved repetitions of a cost rate
-    cost_duration: float  # seconds per cost run: the CPU per request scatters little
+    # Interleaved repetitions of a cost rate, and seconds per cost run. Runs of the same app scatter by a few percent
+    # (steal, other processes): six short runs give an interval 2.4 times narrower than three of twice the length.
+    cost_repeat: int
+    cost_duration: float
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
@@ -38,12 +40,12 @@ PRESETS = {
     # The two core cases, 3 interleaved repetitions of each search for the interval, and the memory search
     # (bench/README.md, "Presets").
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
-                      app_cpus="0.5", cost_repeat=3, cost_duration=10,
+                      app_cpus="0.5", cost_repeat=6, cost_duration=10,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: the two core cases, one search each, in about 15 minutes; the articles' other
     # experiments take --scenarios (bench/README.md, "Presets").
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
-                    app_cpus="0.5", cost_repeat=3, cost_duration=4,
+                    app_cpus="0.5", cost_repeat=6, cost_duration=5,
                     cold_starts=5, warmup_curve=60),
 }
 
@@ -60,6 +62,7 @@ class Config:
     runtimes: tuple[str, ...]
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
+    build_runtimes: dict[str, str]  # --builds: name (jvm-NAME) -> another build's packaged app directory
     heap_search: bool  # the memory search of memory_cases
     memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
     load_levels: dict[str, list[Load]]
@@ -96,6 +99,7 @@ class Config:
     live: bool
     pin: bool
     flamegraph: str | None
+    profile: bool  # --profile: each cost rate once more per model under async-profiler, CPU and allocation
     target: str | None  # an app started elsewhere: its base URL
     tokens: str | None
     # what bench/run does instead of a run

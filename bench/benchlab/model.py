@@ -20,6 +20,9 @@ class LoadKind(StrEnum):
     # An arrival rate below every model's saturation, measured in short interleaved repetitions on the steady app for
     # its CPU per request (the cost verdict); not a capacity step.
     COST = "cost"
+    # A cost rate measured once more per model under async-profiler (--profile): where its CPU and allocations go, not
+    # how much (the profiler's own share would bias the cost verdict).
+    PROFILE = "profile"
 
 
 class Stop(StrEnum):
@@ -80,8 +83,8 @@ class Limit(StrEnum):
 
 def step_label(kind: str, value: float) -> str:
     """A load step as every table and sentence writes it: "200/s", "150 VUs", "search from 500/s", "300/s (cost)"."""
-    return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs",
-            LoadKind.COST: f"{value:g}/s (cost)"}.get(kind, f"search from {value:g}/s")
+    return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs", LoadKind.COST: f"{value:g}/s (cost)",
+            LoadKind.PROFILE: f"{value:g}/s (profile)"}.get(kind, f"search from {value:g}/s")
 
 
 @dataclass(frozen=True)
@@ -229,11 +232,13 @@ class PlannedRun:
     model: str
     seconds: float
     variant: str = ""
+    event: str = ""  # a profiled run's async-profiler event (LoadKind.PROFILE): "cpu" or "alloc"
 
     @property
     def tag(self) -> str:
         variant = f"-{self.variant}" if self.variant else ""
-        return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}"
+        event = f"-{self.event}" if self.event else ""
+        return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}{event}"
                 f"-r{self.repetition}")
 
 
@@ -305,3 +310,4 @@ class RunRow:
     heap_mb: float | None = None  # the app's maximum heap where the bench set it (--heap, a memory search's step)
     memory_search: bool = False  # a step of a memory search (--heap-search): the report's Memory section reads it
     oom: str | None = None  # the JVM's OutOfMemoryError line: the app ran out of memory during the run, which ended it
+    profile: str | None = None  # a profiled run's collapsed stacks, relative to the results directory (--profile)

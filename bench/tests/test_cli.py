@@ -74,3 +74,26 @@ def test_article_001_is_left_out_of_quick_and_default_but_has_the_articles_conne
     assert "article-001" not in cli.parse_args([]).scenarios
     args = cli.parse_args(["--scenarios", "article-001"])
     assert args.load_levels["article-001"] == [Load("closed", 50), Load("closed", 100), Load("closed", 300)]
+
+
+def test_another_build_is_a_runtime_of_its_own_taking_turns_with_this_build(tmp_path):
+    (tmp_path / "quarkus-run.jar").write_text("")
+    args = cli.parse_args(["--quick", "--builds", f"before={tmp_path}"])
+    assert args.runtimes == ("jvm", "jvm-before")
+    assert args.build_runtimes == {"jvm-before": str(tmp_path)}
+
+
+@pytest.mark.parametrize("argv", [["--builds", "before=/nowhere"], ["--builds", "Before=."],
+                                  ["--builds", "before=.", "--runtime", "jvm-aot"]])
+def test_a_build_that_is_not_a_packaged_app_or_beside_another_runtime_is_refused(argv, capsys, tmp_path):
+    (tmp_path / "quarkus-run.jar").write_text("")
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--quick", *[a.replace("=.", f"={tmp_path}") for a in argv]])
+    assert "--builds" in capsys.readouterr().err
+
+
+def test_a_profile_needs_a_cost_rate_to_profile(capsys):
+    assert cli.parse_args(["--quick", "--profile"]).profile
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--quick", "--profile", "--loads", "search:500"])
+    assert "--profile" in capsys.readouterr().err

@@ -1,5 +1,5 @@
 from benchlab.model import MODELS, SETTLE_S, Load, PlannedRun
-from benchlab.plan.planner import (APP_START_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
+from benchlab.plan.planner import (APP_START_S, PROFILE_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan, run_props)
 from benchlab.plan.search import SearchSettings
 
@@ -180,3 +180,17 @@ def test_a_scenario_the_verdicts_are_read_from_may_warm_up_longer_than_the_other
     assert (plan.warmups, plan.other_warmups) == (4, 2)
     longest = plan.planned_seconds(upper_bound=True) - sum(plan.run_seconds(r, True) for r in plan.runs)
     assert longest == 2 * (60 + RUN_OVERHEAD_S) + 2 * (8 + RUN_OVERHEAD_S) + plan.app_starts() * APP_START_S
+
+
+def test_a_profile_follows_each_cost_rate_once_per_model_and_event_in_the_first_runtimes_first_block():
+    loads = {"jwt-mysql": [Load("cost", 1000), Load("search", 500)]}
+    p = make_plan(["jvm", "jvm-before"], ["jwt-mysql"], loads, list(MODELS), 2, 10, 10, 1, interleave=True,
+                  profile_events=("cpu", "alloc"))
+    profiled = [r for r in p.runs if r.load.kind == "profile"]
+    assert len(profiled) == 3 * 2  # the first runtime's first block: three models, two events
+    assert {(r.runtime, r.model, r.event) for r in profiled} == {("jvm", m, e) for m in MODELS for e in ("cpu", "alloc")}
+    first_block = p.runs[:next(i for i, r in enumerate(p.runs) if r.runtime == "jvm-before")]
+    kinds = [r.load.kind for r in first_block]
+    assert kinds == ["cost"] * 9 + ["profile"] * 6 + ["search"] * 3  # after the cost runs, before any overload
+    assert all(r.load.value == 1000 and r.seconds == PROFILE_S for r in profiled)
+    assert len({r.tag for r in p.runs}) == len(p.runs)

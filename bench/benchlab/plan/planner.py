@@ -17,6 +17,10 @@ APP_START_S = 8.0  # measured here: stop and start of the app for another config
 EXPECTED_WARMUP_S = 26.0
 
 
+# A profiled run's length (--profile): its breakdown needs thousands of samples, and 20 s of an app using a third of a
+# core gives about 7,000 at one per millisecond of CPU.
+PROFILE_S = 20.0
+
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
 USUAL_SEARCH_STEPS = 6
 
@@ -138,9 +142,11 @@ def expected_skip(run: PlannedRun, runs: list[PlannedRun]) -> bool:
 def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[Load]], models: list[str],
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
-              cost_seconds: float | None = None, warmup_others_s: float | None = None) -> Plan:
+              cost_seconds: float | None = None, warmup_others_s: float | None = None,
+              profile_events: tuple[str, ...] = ()) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
-    block; with `interleave` (--jdk, --heap) the repetitions outermost. A cost load runs cost_repeat times per block.
+    block; with `interleave` (--jdk, --heap) the repetitions outermost. A cost load runs cost_repeat times per block;
+    with profile_events (--profile), then once per model and event in the first runtime's first block of the scenario.
     Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     reps = list(range(1, repetitions + 1))
@@ -165,15 +171,25 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
             first = (block_reps[0] - 1) * cost_repeat  # numbered on across the blocks of an interleaved plan
             return list(range(first + 1, first + cost_repeat + 1))
 
+        def profiled(load: Load) -> list[tuple[str, Load, int, str]]:
+            if load.kind != LoadKind.COST or block_reps[0] != 1 or runtime != runtimes[0]:
+                return []
+            return [(model, Load(LoadKind.PROFILE, load.value), 1, event) for event in profile_events
+                    for model in block_models]
+
         if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
-            order = [(model, load, rep) for model in block_models for load in loads[scenario]
+            order = [(model, load, rep, "") for model in block_models for load in loads[scenario]
                      for rep in load_reps(load)]
         else:  # no model always first
-            order = [(model, load, rep) for load in loads[scenario] for rep in load_reps(load)
-                     for model in (block_models if rep % 2 else list(reversed(block_models)))]
+            order = [step for load in loads[scenario]
+                     for step in [(model, load, rep, "") for rep in load_reps(load)
+                                  for model in (block_models if rep % 2 else list(reversed(block_models)))]
+                     + profiled(load)]
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
-                            cost_seconds or seconds if load.kind == LoadKind.COST else seconds, variant.name)
-                 for i, (model, load, rep) in enumerate(order)]
+                            PROFILE_S if load.kind == LoadKind.PROFILE else
+                            cost_seconds or seconds if load.kind == LoadKind.COST else seconds,
+                            variant.name, event)
+                 for i, (model, load, rep, event) in enumerate(order)]
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))
     other_warmups = sum(len([m for m in models if m in variant.models]) for _, scenario, variant, _ in blocks
                         if scenario in others)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import ratio
+from benchlab.model import MODELS
 from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded, versus_best,
                                       what_stopped)
 from benchlab.report.layout import Table
@@ -49,9 +50,10 @@ def cost_cell(costs: list[Cost]) -> str:
     """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart'."""
     if not costs:
         return "-"
-    cheapest = costs[0]
-    told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in costs[1:] if c.told_apart]
-    not_told = [c.model for c in costs[1:] if not c.told_apart]
+    # the others in the models' own order: two within the variation between apps may swap places from run to run
+    cheapest, others = costs[0], sorted(costs[1:], key=lambda c: (MODELS.index(c.model.split()[0]), c.model))
+    told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
+    not_told = [c.model for c in others if not c.told_apart]
     return f"at {cheapest.rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
         f"; {joined(told, {NOT_TOLD_APART: not_told})}" if costs[1:] else "")
 

@@ -11,13 +11,13 @@ import plotly.offline
 
 from benchlab.formatting import Code, Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import footprint, memory, steady
+from benchlab.report import breakdown, footprint, memory, steady
 from benchlab.report.answer import answer_table
 from benchlab.report.capacity import capacity_table
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.views import VIEWS
-from benchlab.results import cost, slo, stats, table, why
+from benchlab.results import cost, profile, slo, stats, table, why
 from benchlab.results.environment import Environment, Facts
 from benchlab.results.table import median_rows
 from benchlab.scenarios import SCENARIOS, ideal_latency_s
@@ -33,7 +33,9 @@ def differences_table(runs: pd.DataFrame, win: pd.DataFrame) -> Table:
     # own table does that)
     apart = runs.scenario.map(lambda s: SCENARIOS[s].compare_within_variant)
     within = runs.variant.where(apart, "").fillna("")
-    for (scenario, kind, load, variant), g in runs.groupby(["scenario", "load_model", "load", within], sort=True):
+    measured = runs.load_model != LoadKind.PROFILE  # a profiled run's latency carries the profiler's
+    for (scenario, kind, load, variant), g in runs[measured].groupby(["scenario", "load_model", "load", within[measured]],
+                                                                     sort=True):
         samples = {m: [by_tag[t] for t in gm.tag if t in by_tag] for m, gm in g.groupby("model")}
         samples = {m: s for m, s in samples.items() if s}
         if len(samples) < 2:
@@ -187,16 +189,18 @@ def summary(env: Environment) -> str:
             + f", took {took}; {wall} in all with start-up.")
 
 
-def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> list[Section]:
-    """The report in reading order: the answer, the steady cost, the capacity, the steps measured again or kept in
-    spite of a disturbance, the warm-ups, start-up, each article's experiment, memory, the closed-model shortfalls,
-    then the detail, folded. all_runs: every measurement, also those a later one superseded."""
+def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
+             profiles: list[profile.Breakdown] = ()) -> list[Section]:
+    """The report in reading order: the answer, the steady cost and where it goes (profiles, --profile), the capacity,
+    the steps measured again or kept in spite of a disturbance, the warm-ups, start-up, each article's experiment,
+    memory, the closed-model shortfalls, then the detail, folded. all_runs: every measurement, also those superseded."""
     again = steady.measured_again(all_runs, env.max_interference)
     kept = steady.disturbed_but_kept(all_runs, env.max_interference)
     runs = table.final(all_runs)
     searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
     mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
+    gains = [g for build in (env.get("builds") or {}) for g in cost.gains(runs, build, "jvm", env.cost_repeat)]
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:
@@ -211,6 +215,12 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> lis
         out.append(Section(memory_answer.title, memory_answer, answer=True))
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
+    if (gained := breakdown.gains_table(gains)) is not None:
+        out.append(Section(gained.title, gained))
+    several = runs.runtime.nunique() > 1
+    if (broken_down := breakdown.breakdown_table(list(profiles), costs, several)) is not None:
+        out.append(Section(broken_down.title, broken_down,
+                           charts=breakdown.breakdown_charts(list(profiles), costs, several)))
     if (runs.load_model == LoadKind.OPEN).any():
         out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
@@ -237,7 +247,8 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> lis
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
     runs["variant"] = runs.variant.fillna("")
-    context = dict(sections=sections(runs, win, env), summary=summary(env), warning=None if env.complete else
+    context = dict(sections=sections(runs, win, env, profile.breakdowns(table.final(runs), out)),
+                   summary=summary(env), warning=None if env.complete else
                    f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "
                    f"the tables hold what was measured.")
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=False,

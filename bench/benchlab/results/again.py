@@ -51,7 +51,7 @@ def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> 
     Why a pass is never measured again: bench/README.md, "Measuring a step again"."""
     if kind == LoadKind.COST:
         return disturbance(row, max_interference)
-    if slo.holds_slo(row):
+    if kind == LoadKind.PROFILE or slo.holds_slo(row):  # a profile is read for its shares, not its figures
         return None
     if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
         return disturbed

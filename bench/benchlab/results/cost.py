@@ -13,9 +13,9 @@ from scipy import stats
 from benchlab.model import LoadKind
 
 LEVEL = 0.95
-# The cost runs share one app, and apps differ by up to this much (JWT + MySQL at 500/s: reactive 0.52 to 0.67 ms,
-# worker 0.56 to 0.72): a model is told apart only beyond it (bench/README.md, "Reading the report").
-ONE_APP_FACTOR = 1.3
+# The cost runs share one app, and apps differ by up to this much (JWT + MySQL at 1,000/s: the same build in two apps
+# moved each model by x1.01 to x1.11): a model is told apart only beyond it (bench/README.md, "Reading the report").
+ONE_APP_FACTOR = 1.15
 
 
 @dataclass(frozen=True)
@@ -99,3 +99,40 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
 def median(values: pd.Series) -> float | None:
     values = values.dropna()
     return float(values.median()) if len(values) else None
+
+
+@dataclass(frozen=True)
+class Gain:
+    """One model's steady CPU per request in this build (after) against another build (before, --builds), from the
+    cost runs of one interleaved run: each repetition's blocks ran one after the other, an app each."""
+    scenario: str
+    model: str
+    rate: float
+    before: str  # the runtimes: jvm-NAME, the other build
+    after: str  # jvm, this build
+    before_ms: float
+    after_ms: float
+    ratio: float  # after / before: below 1 is a gain
+    low: float  # 95 % interval of the ratio over the runs' pairs (the k-th run of either build in a repetition)
+    high: float
+    per_app: tuple[float, ...]  # the ratio of each repetition's pair of apps: the variation between apps
+    failed: int  # failed requests in both builds' cost runs
+
+
+def gains(runs: pd.DataFrame, before: str, after: str, cost_repeat: int) -> list[Gain]:
+    """Per scenario, cost rate and model: this build's CPU per request against the other build's."""
+    rows = runs[(runs.load_model == LoadKind.COST) & runs.runtime.isin([before, after])].copy()
+    rows["cpu_ms"] = per_run(rows)
+    out = []
+    for (scenario, rate, model), at in rows.groupby(["scenario", "load", "model"], sort=False):
+        side = {rt: g.groupby("repetition").cpu_ms.mean().dropna() for rt, g in at.groupby("runtime")}
+        if set(side) != {before, after}:
+            continue
+        low, high = ratio_interval(side[after], side[before])
+        apps = pd.DataFrame({"after": side[after], "before": side[before]}).dropna()
+        apps["app"] = (apps.index - 1) // cost_repeat
+        per_app = tuple(float(g["after"].mean() / g["before"].mean()) for _, g in apps.groupby("app"))
+        out.append(Gain(scenario, model, float(rate), before, after, float(side[before].mean()),
+                        float(side[after].mean()), float(side[after].mean() / side[before].mean()), low, high,
+                        per_app, int(at.errors.sum())))
+    return out

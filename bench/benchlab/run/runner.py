@@ -98,7 +98,8 @@ class Bench:
         # A container runtime's CPU limit is its budget: --cpus, else --app-cpus.
         rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.app_cpus,
                           memory=config.memory, base_image=config.base_image)
-        rts = {r: heaps.make(r, rt_options, config.heap_runtimes, config.jdk_runtimes) for r in config.runtimes}
+        rts = {r: runtimes.make_build(r, rt_options, config.build_runtimes[r]) if r in config.build_runtimes
+               else heaps.make(r, rt_options, config.heap_runtimes, config.jdk_runtimes) for r in config.runtimes}
         self.apply_budget([rt for rt in rts.values() if not rt.container])
         self.env.runtime_info = {}
         for rt in rts.values():
@@ -109,13 +110,20 @@ class Bench:
                                                          prepared=rt.prepare(self.state.pm, ROOT, home, logs))
         # the report's start-up table says why a native runtime has no row of figures
         self.env.native_executables = [os.path.relpath(f, ROOT) for f in runtimes.find_runners(ROOT)]
+        self.k6.host_jvms = {name for name, rt in rts.items() if isinstance(rt, runtimes.JvmRuntime)}
         if config.flamegraph:
-            log(f"flame graphs ({config.flamegraph}) of every run of the jvm runtime: "
+            log(f"flame graphs ({config.flamegraph}) of every run of the host JVM runtimes: "
                 f"async-profiler {profiler.VERSION}")
             self.k6.profiler = profiler.Profiler(java_home, profiler.library(ROOT, logs), config.flamegraph,
                                                  os.path.join(self.state.out, "flamegraphs"))
             self.env.flamegraphs = (f"async-profiler {profiler.VERSION}, event {config.flamegraph}: "
-                                       f"flamegraphs/<run>-{config.flamegraph}.html, one per run of the jvm runtime")
+                                    f"flamegraphs/<run>-{config.flamegraph}.html, one per run of a host JVM runtime")
+        if config.profile:
+            self.k6.stacks = profiler.Profiler(java_home, profiler.library(ROOT, logs), None,
+                                               os.path.join(self.state.out, "profiles"))
+            self.env.profiles = (f"async-profiler {profiler.VERSION}, events {', '.join(profiler.Profiler.PROFILED_INTERVALS)} "
+                                 f"at intervals {', '.join(profiler.Profiler.PROFILED_INTERVALS.values())}: "
+                                 f"profiles/<run>.collapsed, one per profiled run")
         return rts, app_dirs
 
     def apply_budget(self, host_runtimes) -> None:
@@ -197,7 +205,7 @@ class Bench:
         if isinstance(rt, runtimes.JvmRuntime):
             if rt.records_jfr:  # the app on the host JVM only
                 rt.jvm_args += [pinned.jvm_option(jfr_dir), *pinned.trace_options(jvm.feature_version(home))]
-            if config.flamegraph:
+            if config.flamegraph or config.profile:
                 rt.jvm_args.append(profiler.JVM_OPTION)
         app, first = self.apps.start(rt, home, up.app_props, up, f"app-{rt.name}.log")
         probe = rt.probe(app)

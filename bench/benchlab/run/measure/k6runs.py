@@ -1,6 +1,7 @@
 """One k6 run against the app, and a measured run: k6 with the sampler beside it (and the profiler with
 --flamegraph), reduced to one typed row of figures."""
 import os
+import threading
 import time
 
 import psutil
@@ -73,6 +74,8 @@ class K6Runs:
         self.state, self.k6_exe, self.cores = state, k6_exe, cores
         self.k6_proc = None  # the k6 of the moment, whose CPU the sampler reads
         self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
+        self.stacks = None  # --profile: the profiled runs' collapsed stacks
+        self.host_jvms: set[str] = set()  # the runtimes whose JVM the profiler can be loaded into
 
     def k6(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
         """k6 at the run's load for `seconds`, to its end: (exit code, its summary file)."""
@@ -123,14 +126,15 @@ class K6Runs:
         settling seconds; a second measurement keeps its files beside the first's."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
-        for name, proc in services.items():
-            others[name] = lambda proc=proc: group_cpu_seconds(proc.pgid)
+        for service, proc in services.items():
+            others[service] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{name}.csv"), others)
         k6_csv = os.path.join(self.state.out, "k6", f"{name}.csv.gz")
-        profiled = self.profiler is not None and run.runtime == "jvm" and probe is not None
+        profiled = self.profiler is not None and run.runtime in self.host_jvms and probe is not None
         if profiled:
             self.profiler.start(probe.pid)
+        stacks = self.stacks_after_settling(run, probe)
         smp.start()
         started_at = time.time()
         try:
@@ -140,6 +144,7 @@ class K6Runs:
             smp.stop()
             if profiled:
                 self.profiler.stop(probe.pid, name)
+            collapsed = self.stop_stacks(stacks, probe, name)
         k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
         if os.path.isfile(k6_csv):
             output = windows.read_k6_csv(k6_csv)
@@ -157,7 +162,31 @@ class K6Runs:
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
         row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
         row.failed_all = failed_all
+        row.profile = os.path.relpath(collapsed, self.state.out) if collapsed else None
         return row
+
+    def stacks_after_settling(self, run: PlannedRun, probe):
+        """A profiled run's recording, started once the run's settling seconds are over (a timer; None: none)."""
+        if run.load.kind != LoadKind.PROFILE or self.stacks is None or probe is None or \
+                run.runtime not in self.host_jvms:
+            return None
+        started = threading.Event()
+
+        def start():
+            self.stacks.start(probe.pid, run.event)
+            started.set()
+
+        timer = threading.Timer(SETTLE_S, start)
+        timer.start()
+        return timer, started
+
+    def stop_stacks(self, stacks, probe, name: str) -> str | None:
+        if stacks is None:
+            return None
+        timer, started = stacks
+        timer.cancel()
+        timer.join()
+        return self.stacks.stop_collapsed(probe.pid, name) if started.is_set() else None
 
 
 def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_per_req, sampled, started_at,

@@ -1,6 +1,7 @@
-"""Flame graphs per run (--flamegraph cpu|wall): async-profiler from Maven Central, loaded into the running app with
-jcmd's JVMTI.agent_load when k6 starts and asked for an HTML flame graph when it stops. Nothing is installed on the
-host: the library comes out of the Maven artifact into .tools/."""
+"""Flame graphs per run (--flamegraph cpu|wall) and profiled runs' collapsed stacks (--profile): async-profiler from
+Maven Central, loaded into the running app with jcmd's JVMTI.agent_load when k6 starts (a profiled run: once its
+settling seconds are over) and asked for its output when it stops. Nothing is installed on the host: the library
+comes out of the Maven artifact into .tools/."""
 import os
 import subprocess
 import zipfile
@@ -29,9 +30,15 @@ def library(root: str, logs: str) -> str:
 
 
 class Profiler:
-    """Starts and stops async-profiler in one JVM; one flame graph per measured run."""
+    """Starts and stops async-profiler in one JVM: one flame graph per measured run (--flamegraph), or a profiled
+    run's collapsed stacks (--profile)."""
 
-    def __init__(self, java_home: str, lib: str, event: str, out_dir: str):
+    # wall: every thread every 20 ms, whether it runs or waits; cpu: where the CPU time goes (a sample per 10 ms of
+    # CPU for a flame graph, per 1 ms in a profiled run, whose breakdown needs thousands); alloc: a sample per 256 KB
+    INTERVALS = {"wall": "20ms", "cpu": "10ms", "alloc": "256k"}
+    PROFILED_INTERVALS = dict(INTERVALS, cpu="1ms")
+
+    def __init__(self, java_home: str, lib: str, event: str | None, out_dir: str):
         self.jcmd = os.path.join(java_home, "bin", "jcmd")
         self.lib, self.event, self.out_dir = lib, event, out_dir
         os.makedirs(out_dir, exist_ok=True)
@@ -44,12 +51,19 @@ class Profiler:
             raise RuntimeError(f"async-profiler {options.split(',')[0]} in PID {pid} failed: "
                                f"{(result.stdout + result.stderr).strip()[-300:]}")
 
-    def start(self, pid: int) -> None:
-        # wall: every thread every 20 ms, whether it runs or waits; cpu: where the CPU time goes (10 ms of CPU)
-        interval = "20ms" if self.event == "wall" else "10ms"
-        self.command(pid, f"start,event={self.event},interval={interval}")
+    def start(self, pid: int, event: str | None = None) -> None:
+        """A flame graph's recording (the profiler's event), or a profiled run's (event)."""
+        chosen = event or self.event
+        interval = (self.PROFILED_INTERVALS if event else self.INTERVALS)[chosen]
+        self.command(pid, f"start,event={chosen},interval={interval}")
 
     def stop(self, pid: int, tag: str) -> str:
         path = os.path.join(self.out_dir, f"{tag}-{self.event}.html")
         self.command(pid, f"stop,file={path}")
+        return path
+
+    def stop_collapsed(self, pid: int, tag: str) -> str:
+        """A profiled run's stacks, one line each with its total (ns of CPU, bytes allocated)."""
+        path = os.path.join(self.out_dir, f"{tag}.collapsed")
+        self.command(pid, f"stop,file={path},collapsed,total")
         return path

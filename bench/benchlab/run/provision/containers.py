@@ -176,7 +176,8 @@ class ContainerJvmRuntime(ContainerRuntime):
     name = "container-jvm"
     dockerfile = "src/main/docker/Dockerfile.jvm"
     tag = "jvm"
-    DEFAULT_JAVA_OPTS = "-XX:MaxRAMPercentage=50 -Djava.util.logging.manager=org.jboss.logmanager.LogManager"
+    DEFAULT_JAVA_OPTS = ("-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xss512k "
+                         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager")
 
     def check(self, root, java_home):
         if not os.path.isfile(os.path.join(root, "target", "quarkus-app", "quarkus-run.jar")):

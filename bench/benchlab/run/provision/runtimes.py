@@ -8,7 +8,7 @@ from benchlab.project import BENCH
 from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
 from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
-__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "find_runners", "make", "jdk_home"]
+__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "find_runners", "make", "make_build", "jdk_home"]
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
                                  ContainerNativeRuntime)}
@@ -24,6 +24,13 @@ def make(name, options=None, jdk=None):
     runtime = RUNTIMES[base](options)
     if jdk:
         runtime.name, runtime.java_home = name, home or jdk_home(version)
+    return runtime
+
+
+def make_build(name: str, options: dict, packaged_app: str):
+    """--builds: the jvm runtime running another build's packaged app, under its own name (jvm-before)."""
+    runtime = JvmRuntime(options).on_app(packaged_app)
+    runtime.name = name
     return runtime
 
 

@@ -7,9 +7,11 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;
+import java.lang.reflect.Method;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -35,6 +37,8 @@ public class ConcurrencyLimit {
     private final OverloadConfig limits;
     /** Every counter there can be, made once: no request adds one. */
     private final Map<Model, Map<WorkKind, AtomicInteger>> inProgress = new EnumMap<>(Model.class);
+    /** Each route's model and kind, read once from its class and annotation rather than on every request. */
+    private final Map<Method, Optional<Counted>> routes = new ConcurrentHashMap<>();
 
     ConcurrencyLimit(OverloadConfig limits) {
         this.limits = limits;
@@ -50,12 +54,19 @@ public class ConcurrencyLimit {
     /** The 503 of a request over its limit, or null to let it through. */
     @ServerRequestFilter(nonBlocking = true, priority = FIRST)
     public Response limit(ResourceInfo route, RoutingContext request) {
-        ConcurrencyLimited limited = route.getResourceMethod().getAnnotation(ConcurrencyLimited.class);
-        Optional<Model> model = Model.ofResource(route.getResourceClass());
-        if (limited == null || model.isEmpty()) {
-            return null;
+        Optional<Counted> counted = routes.computeIfAbsent(route.getResourceMethod(),
+                method -> Counted.of(route.getResourceClass(), method));
+        return counted.isEmpty() ? null : enter(counted.get().model(), counted.get().kind(), request);
+    }
+
+    /** What a route's requests count as: its model and kind of work. */
+    record Counted(Model model, WorkKind kind) {
+
+        static Optional<Counted> of(Class<?> resource, Method method) {
+            ConcurrencyLimited limited = method.getAnnotation(ConcurrencyLimited.class);
+            return limited == null ? Optional.empty()
+                    : Model.ofResource(resource).map(model -> new Counted(model, limited.value()));
         }
-        return enter(model.get(), limited.value(), request);
     }
 
     /** Counts the request in until its response ends, or refuses it when its model and kind are at their limit. */
