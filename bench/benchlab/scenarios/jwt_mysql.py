@@ -6,9 +6,9 @@ USERS_ME = Probe("GET", "/{model}/users/me", '"email"')  # the user of the first
 SCENARIO = Scenario(
     "jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit=Limit.POINT_SELECT, needs_tokens=True,
     # the cost rate: every model's CPU per request on the steady app near saturation, at a rate each model serves in
-    # 0.5 CPU (its knees: 710 to 1,000/s at p99 50 ms; 1,400/s served). At 500/s, 3 runs of 4 s, background work
-    # weighed as much as the requests: +-15 to 60 %, no model told apart. The memory search (--heap-search, with
-    # --scenarios jwt-mysql) at the search's first rate
+    # 0.5 CPU (the app at 65 to 75 % of it; its knees: 1,500 to 1,700/s at p99 50 ms). At 500/s, 3 runs of 4 s,
+    # background work weighed as much as the requests: +-15 to 60 %, no model told apart. The memory search
+    # (--heap-search, with --scenarios jwt-mysql) at the search's first rate
     quick=InPreset("cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
     default=InPreset("cost:1000,search:500", memory=(MemoryCase("500", selected=False),)), probes=(USERS_ME,),
     # one primary-key read per request: 16 users keep a fresh app busy without queueing
