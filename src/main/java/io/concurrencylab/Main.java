@@ -5,9 +5,13 @@ import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * Starts the application, after one check that a packaged (production) start has what it cannot do without: a
@@ -24,7 +28,7 @@ public final class Main {
 
     public static void main(String... args) {
         if (LaunchMode.current() == LaunchMode.NORMAL && isPackaged() && !isArchiveRun()) {
-            Config config = ConfigProvider.getConfig();
+            Config config = startConfig();
             Optional<String> missing = missingProductionSetting(config);
             if (missing.isEmpty()) {
                 ExistingSchema.Verdict schema = ExistingSchema.check(config);
@@ -37,6 +41,46 @@ public final class Main {
             }
         }
         Quarkus.run(args);
+    }
+
+    /**
+     * The configuration the start will have. In a native executable, the configuration before Quarkus.run is the one
+     * made at build time: it holds application.properties and reads -D options, but not the process's environment
+     * (QUARKUS_DATASOURCE_JDBC_URL, JWT_SECRET). Here the environment and -D options go on top of it, as at run time.
+     */
+    private static Config startConfig() {
+        Config built = ConfigProvider.getConfig();
+        if (ImageMode.current() != ImageMode.NATIVE_RUN) {
+            return built;
+        }
+        return new SmallRyeConfigBuilder().addDefaultSources().addDefaultInterceptors()
+                .withSources(new BuiltConfigSource(built)).build();
+    }
+
+    /** The build-time configuration, beneath the environment's. */
+    private record BuiltConfigSource(Config built) implements ConfigSource {
+
+        @Override
+        public Set<String> getPropertyNames() {
+            Set<String> names = new HashSet<>();
+            built.getPropertyNames().forEach(names::add);
+            return names;
+        }
+
+        @Override
+        public String getValue(String name) {
+            return built.getConfigValue(name).getValue();
+        }
+
+        @Override
+        public String getName() {
+            return "build-time configuration";
+        }
+
+        @Override
+        public int getOrdinal() {
+            return 100;
+        }
     }
 
     /**

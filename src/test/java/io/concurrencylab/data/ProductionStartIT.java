@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.concurrencylab.support.Article001Database;
 import io.concurrencylab.support.PackagedApp;
+import io.concurrencylab.support.Tokens;
 import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +68,20 @@ class ProductionStartIT {
     void withMigrationOffRefusesAnEmptyDatabaseNamingTheMigrationsToApply() throws Exception {
         assertRefusedOn(Article001Database.empty("owned_empty"), List.of(MIGRATION_OFF),
                 "apply db/migration/V1__users.sql, then db/migration/V2__reports.sql");
+    }
+
+    @Test
+    void takesItsSettingsFromTheEnvironmentAsAPodGivesThem() throws Exception {
+        // The native executable once read them only from -D options: a pod's environment looked like no setting at all.
+        String secret = "0123456789abcdef0123456789abcdef";
+        try (PackagedApp app = PackagedApp.start("settings-from-environment", Map.of("lab.seed.users", "20"), Map.of(
+                "QUARKUS_DATASOURCE_JDBC_URL", EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
+                "MP_JWT_VERIFY_PUBLICKEY_ALGORITHM", "HS256", "JWT_SECRET", secret))) {
+            HttpResponse<String> me = app.send(HttpRequest.newBuilder(app.uri("/virtual/users/me"))
+                    .header("Authorization", "Bearer " + Tokens.hs256("user1@example.com", secret)));
+            assertEquals(200, me.statusCode(), me.body());
+            assertTrue(me.body().contains("\"email\":\"user1@example.com\""), me.body());
+        }
     }
 
     private static final String MIGRATION_OFF = "-Dquarkus.flyway.migrate-at-start=false";

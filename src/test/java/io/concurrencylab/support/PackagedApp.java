@@ -2,6 +2,7 @@ package io.concurrencylab.support;
 
 import io.concurrencylab.data.EmbeddedDatabase;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -12,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,18 +36,27 @@ public final class PackagedApp implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts the jar on a free port and waits until it is ready. */
+    /** Starts the packaged app on a free port, on the shared database with the development key, until it is ready. */
     public static PackagedApp start(String name, Map<String, String> properties) {
+        Map<String, String> all = new LinkedHashMap<>(Map.of(
+                "quarkus.datasource.jdbc.url", EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
+                "mp.jwt.verify.publickey.location", Path.of("src/main/resources/publicKey.pem").toAbsolutePath().toString(),
+                "lab.seed.users", "2000"));
+        all.putAll(properties);
+        return start(name, all, Map.of());
+    }
+
+    /** Starts it with just these properties (-D) and environment variables, until it is ready. */
+    public static PackagedApp start(String name, Map<String, String> properties, Map<String, String> environment) {
         int port = freePort();
-        List<String> options = new ArrayList<>(List.of("-Dquarkus.http.port=" + port,
-                "-Dquarkus.datasource.jdbc.url=" + EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
-                "-Dmp.jwt.verify.publickey.location=" + Path.of("src/main/resources/publicKey.pem").toAbsolutePath(),
-                "-Dlab.seed.users=2000"));
+        List<String> options = new ArrayList<>(List.of("-Dquarkus.http.port=" + port));
         properties.forEach((key, value) -> options.add("-D" + key + "=" + value));
-        List<String> command = command(options);
         try {
             Path log = Files.createDirectories(Path.of("target", "fault-logs")).resolve(name + ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command(options)).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             PackagedApp app = new PackagedApp(port, process);
             try {
                 app.awaitReady(Duration.ofSeconds(60));
@@ -60,14 +72,20 @@ public final class PackagedApp implements AutoCloseable {
     }
 
     /**
-     * The command that starts the packaged application with these -D options: the native executable when the build
-     * made one (./mvnw verify -Dnative passes its path as native.image.path), else the jar.
+     * The command that starts the packaged application with these -D options, as the build made it: the native
+     * executable when its artifact is one (target/quarkus-artifact.properties, which @QuarkusIntegrationTest reads
+     * too), else the jar. A native executable left in target/ by an earlier build is not it.
      */
     public static List<String> command(List<String> options) {
         List<String> command = new ArrayList<>();
-        Path nativeImage = Path.of(System.getProperty("native.image.path", "target/none"));
-        if (Files.isExecutable(nativeImage)) {
-            command.add(nativeImage.toString());
+        Properties artifact = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of("target", "quarkus-artifact.properties"))) {
+            artifact.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no packaged application in target/ (run ./mvnw verify)", e);
+        }
+        if ("native".equals(artifact.getProperty("type"))) {
+            command.add(Path.of("target").resolve(artifact.getProperty("path")).toString());
             command.addAll(options);
         } else {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
