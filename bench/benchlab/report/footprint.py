@@ -12,8 +12,8 @@ from benchlab.formatting import Code, Fixed, describe, summary
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
 
-# Runtimes that need a native executable. The lab machine has no GraalVM/Mandrel and cannot pull the builder image,
-# so without an executable built elsewhere their row says so instead of leaving a hole in the comparison.
+# Runtimes that need a native executable. When none was built, their row says so instead of leaving a hole in the
+# comparison.
 NATIVE_RUNTIMES = ("native", "container-native")
 NATIVE_NOT_BUILT = ("not built: no target/*-runner; deploy/native/toolchain, then ./mvnw package -Dnative, then "
                     "--runtime native")

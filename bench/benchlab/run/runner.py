@@ -301,7 +301,7 @@ def run(config: Config, plan: Plan) -> int:
 def build_native(logs) -> None:
     """The native executable the native runtimes run, with the GraalVM home deploy/native/toolchain assembles."""
     log("building the native executable: deploy/native/toolchain, then ./mvnw -B -q package -Dnative -DskipTests "
-        "(about 10 minutes and 6 GB of memory on 2 cores)")
+        "(about 6 minutes and 6 GB of memory on 2 cores)")
     run_checked([os.path.join(ROOT, "deploy", "native", "toolchain")], os.path.join(logs, "native-toolchain.log"),
                 timeout=1800, cwd=ROOT, what="deploy/native/toolchain")
     run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-Dnative", "-DskipTests"],

@@ -223,8 +223,8 @@ class ContainerJvmRuntime(ContainerRuntime):
 
 
 class ContainerNativeRuntime(ContainerRuntime):
-    """src/main/docker/Dockerfile.native with the native executable. Unverified on the lab machine (no GraalVM, so no
-    executable). The Dockerfile copies target/*-runner, so the executable must be the only runner in target/."""
+    """src/main/docker/Dockerfile.native with the native executable. The Dockerfile copies target/*-runner, so the
+    executable must be the only runner in target/."""
     name = "container-native"
     dockerfile = "src/main/docker/Dockerfile.native"
     tag = "native"

@@ -157,8 +157,8 @@ def find_runners(root):
 
 
 class NativeRuntime(Runtime):
-    """The native executable (--native-exe, default target/*-runner). Cannot be built on the lab machine (no
-    GraalVM/Mandrel), so this runtime is implemented but unverified there."""
+    """The native executable (--native-exe, default target/*-runner), built with deploy/native/toolchain's GraalVM
+    home when none is there."""
     name = "native"
 
     def runner(self, root):
