@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged application as a process of its own, for the faults that need one (a signal, an overload of the real
- * server): started as built (the jar, or the native executable with -Dnative) with the given properties on the shared database, trusting the development
- * key, stopped by the test. Its log goes to target/.
+ * server): started as built (the jar, or the executable of -Dnative) with the given properties on the shared
+ * database, trusting the development key, stopped by the test. Its log goes to target/.
  */
 public final class PackagedApp implements AutoCloseable {
 
@@ -84,12 +84,11 @@ public final class PackagedApp implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("no packaged application in target/ (run ./mvnw verify)", e);
         }
-        if ("native".equals(artifact.getProperty("type"))) {
-            command.add(Path.of("target").resolve(artifact.getProperty("path")).toString());
-            command.addAll(options);
-        } else {
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(options);
+        boolean executable = "native".equals(artifact.getProperty("type"));
+        command.add(executable ? Path.of("target").resolve(artifact.getProperty("path")).toString()
+                : Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options);
+        if (!executable) {
             command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
         }
         return command;
