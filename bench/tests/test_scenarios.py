@@ -67,7 +67,7 @@ def test_k6_judges_each_run_by_the_scenarios_slo():
             assert float(env["P99_MS"]) == slo_p99_ms(scenario.name, variant.name)
             assert float(env["MAX_ERROR_RATE"]) == SLO_MAX_BAD_SHARE
     # hold judges each hold time by its own bound: a second beyond the hold
-    assert slo_p99_ms("hold", "1s") == 2_000 and slo_p99_ms("hold", "10s") == 11_000
+    assert slo_p99_ms("hold", "1s") == 2_000 and slo_p99_ms("hold", "10s") == 11_000 and slo_p99_ms("hold", "0s") == 1_000
 
 
 def test_each_k6_scripts_own_p99_threshold_is_the_slo_of_the_scenarios_that_run_it():
