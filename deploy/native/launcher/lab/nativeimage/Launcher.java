@@ -127,6 +127,7 @@ public final class Launcher {
             Map.entry("--enable-http", ApiOption.fixed("EnableURLProtocols", "http")),
             Map.entry("--enable-https", ApiOption.fixed("EnableURLProtocols", "https")),
             Map.entry("--enable-monitoring", ApiOption.fixed("EnableMonitoringFeatures", "<deprecated-default>")),
+            Map.entry("--enable-native-access", ApiOption.valued("EnableNativeAccess")),
             Map.entry("--enable-all-security-services", ApiOption.flag("+EnableAllSecurityServices")),
             Map.entry("--install-exit-handlers", ApiOption.flag("+InstallExitHandlers")),
             Map.entry("--strict-image-heap", ApiOption.flag("+StrictImageHeap")),

@@ -75,7 +75,8 @@ class NativeImageLauncherTest {
         jar(build.resolve("app-runner.jar"), "lib/netty.jar", Map.of("META-INF/native-image/resource-config.json", "{}"));
 
         Result result = launch(build, "-J-Xmx6g", "--features=io.quarkus.runner.Feature", "--no-fallback",
-                "--link-at-build-time", "--enable-url-protocols=http,https", "-H:+UnlockExperimentalVMOptions",
+                "--link-at-build-time", "--enable-url-protocols=http,https", "--enable-native-access=ALL-UNNAMED",
+                "--enable-monitoring=heapdump,threaddump", "-H:+UnlockExperimentalVMOptions",
                 "-H:+AllowFoldMethods", "--exclude-config", "netty\\.jar", "/META-INF/native-image/io\\.netty/netty-codec/.*",
                 "app-runner", "-jar", "app-runner.jar");
 
@@ -86,10 +87,11 @@ class NativeImageLauncherTest {
         assertTrue(command.contains("-Xmx6g"), command.toString());
         assertFalse(command.stream().anyMatch(a -> a.startsWith("-XX:MaxRAMPercentage")), "-Xmx given: no default");
         assertEquals(List.of("-H:Features=io.quarkus.runner.Feature", "-H:FallbackThreshold=0", "-H:LinkAtBuildTime=",
-                "-H:EnableURLProtocols=http,https", "-H:+UnlockExperimentalVMOptions", "-H:+AllowFoldMethods",
+                "-H:EnableURLProtocols=http,https", "-H:EnableNativeAccess=ALL-UNNAMED",
+                "-H:EnableMonitoringFeatures=heapdump,threaddump", "-H:+UnlockExperimentalVMOptions", "-H:+AllowFoldMethods",
                 "-H:ClassInitialization" + nettyProperties + "=io.netty.A:run_time,io.netty.B:run_time",
                 "-H:ClassInitialization" + nettyProperties + "=io.netty:build_time"),
-                command.subList(command.size() - 8, command.size()));
+                command.subList(command.size() - 10, command.size()));
         assertTrue(command.contains("-H:Class=app.Main"), command.toString());
         assertTrue(command.contains("-H:Name=app-runner"), command.toString());
         assertTrue(command.contains("-H:Path=" + build.toAbsolutePath()), command.toString());
