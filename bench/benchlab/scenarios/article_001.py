@@ -6,7 +6,7 @@ from benchlab.scenarios.jwt_mysql import USERS_ME
 
 NAME = "article-001"
 # Article 001's kind of driver: Connector/J before 9.0 reads its socket inside synchronized (MySQL bug 109346), which
-# pins a virtual thread to its carrier on JDK 21-23; 8.3.0 is the version Quarkus 3.30.6 manages. The lab ships 9.x
+# pins a virtual thread to its carrier on JDK 21-23; 8.3.0 is the version Quarkus 3.30 managed. The lab ships 9.x
 # (pom.xml's mysql-connector-j.version, which a test keeps equal to SHIPPED_DRIVER).
 PINNING_DRIVER = "8.3.0"
 SHIPPED_DRIVER = "9.5.0"

@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Bounds the reactive pool's wait queue, which Quarkus 3.30 has no property for. A request that finds
+ * Bounds the reactive pool's wait queue, which Quarkus 3.33 has no property for. A request that finds
  * {@code max-wait-queue-size} others already waiting fails at once with Vert.x'
  * {@code io.vertx.core.http.ConnectionPoolTooBusyException} instead of queueing without bound.
  * <p>
