@@ -31,7 +31,7 @@ function ratio(hits, lookups) {
 
 // One line: each tier's hit ratio between two readings. The Redis tier is asked only on local misses; its lookups
 // include those that failed or were skipped while Redis was failing. The local tier's lookups are not shown: Quarkus
-// 3.33 counts each one twice (the ratio is right; see the README's known limits).
+// 3.33 counts each one twice (the ratio is right; see docs/design.md, "Known limits").
 export function hitRatios(before, after) {
   if (!before || !after) return 'counters not readable from /q/metrics';
   const delta = (tier, result) => after[tier][result] - before[tier][result];

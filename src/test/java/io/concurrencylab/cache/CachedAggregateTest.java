@@ -83,7 +83,8 @@ class CachedAggregateTest {
 
         assertEquals(first, cached(model, id));
         assertEquals(calls + 3, Metrics.downstreamCalls(), "no downstream call for a hit");
-        // More hits, no more misses (not +1: Quarkus 3.33's cache and Caffeine 3.2 both count each lookup, see README).
+        // More hits, no more misses (not +1: Quarkus 3.33's cache and Caffeine 3.2 both count each lookup,
+        // docs/design.md).
         assertTrue(localLookups("hit") > localHits, "a local hit");
         assertEquals(localMisses, localLookups("miss"), "no local miss");
     }
