@@ -14,7 +14,7 @@ export const transportErrors = new Counter('transport_errors');
 // The subset of transport errors that hit TIMEOUT (k6 error code 1050).
 export const requestTimeouts = new Counter('request_timeouts');
 
-const REQUEST_TIMEOUT_ERROR_CODE = 1050;
+export const REQUEST_TIMEOUT_ERROR_CODE = 1050;
 
 // One iteration in CHECK_EVERY (per VU, its first included) reads and checks the answer's body; the
 // others are judged by their status alone (http_req_failed), and k6 does not even copy their bodies

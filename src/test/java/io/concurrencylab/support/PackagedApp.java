@@ -38,23 +38,41 @@ public final class PackagedApp implements AutoCloseable {
 
     /** Starts the packaged app on a free port, on the shared database with the development key, until it is ready. */
     public static PackagedApp start(String name, Map<String, String> properties) {
+        return start(name, onSharedDatabase(properties), Map.of());
+    }
+
+    /** Starts it with just these properties (-D) and environment variables, until it is ready. */
+    public static PackagedApp start(String name, Map<String, String> properties, Map<String, String> environment) {
+        return start(name, properties, environment, null);
+    }
+
+    /** Starts it on the shared database, as above, within the pod's CPU and heap. */
+    public static PackagedApp start(String name, Map<String, String> properties, Pod pod) {
+        return start(name, onSharedDatabase(properties), Map.of(), pod);
+    }
+
+    /** The shared database, its 2,000 seeded users and the development key, then these properties. */
+    private static Map<String, String> onSharedDatabase(Map<String, String> properties) {
         Map<String, String> all = new LinkedHashMap<>(Map.of(
                 "quarkus.datasource.jdbc.url", EmbeddedDatabase.jdbcUrl(EmbeddedDatabase.sharedPort()),
                 "mp.jwt.verify.publickey.location", Path.of("src/main/resources/publicKey.pem").toAbsolutePath().toString(),
                 "lab.seed.users", "2000"));
         all.putAll(properties);
-        return start(name, all, Map.of());
+        return all;
     }
 
-    /** Starts it with just these properties (-D) and environment variables, until it is ready. */
-    public static PackagedApp start(String name, Map<String, String> properties, Map<String, String> environment) {
+    private static PackagedApp start(String name, Map<String, String> properties, Map<String, String> environment,
+            Pod pod) {
         int port = freePort();
         List<String> options = new ArrayList<>(List.of("-Dquarkus.http.port=" + port));
         properties.forEach((key, value) -> options.add("-D" + key + "=" + value));
+        if (pod != null) {
+            options.addAll(pod.options());
+        }
         try {
             Path log = Files.createDirectories(Path.of("target", "fault-logs")).resolve(name + ".log");
-            ProcessBuilder builder = new ProcessBuilder(command(options)).redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
+            ProcessBuilder builder = new ProcessBuilder(pod == null ? command(options) : pod.wrap(command(options)))
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(environment);
             Process process = builder.start();
             PackagedApp app = new PackagedApp(port, process);

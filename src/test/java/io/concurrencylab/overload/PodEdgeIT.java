@@ -1,0 +1,127 @@
+package io.concurrencylab.overload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.concurrencylab.support.PackagedApp;
+import io.concurrencylab.support.Pod;
+import io.concurrencylab.support.Tokens;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged app at a pod's edge, within 0.5 CPU and a 128 MB heap ({@link Pod}), under two bursts of JWT + MySQL
+ * requests that k6 offers (k6/burst.js) far past what such a pod serves:
+ * <ul>
+ * <li><b>shed</b>: 3,000/s with 1 s to answer, on an app warmed at a moderate load. At most 1 % of what k6 sent may go
+ * unanswered: a 503 or a refused connection is an answer.</li>
+ * <li><b>flood</b>: 6,000/s offered, on an app started seconds before, as a new replica meets it.</li>
+ * </ul>
+ * After each: no wrong answer, no OutOfMemoryError in the log, and ready again within 5 s.
+ */
+class PodEdgeIT {
+
+    static final Duration READY_AGAIN = Duration.ofSeconds(5);
+    static final double MAX_UNANSWERED = 0.01;
+    static final Path TOKENS = Path.of("target", "pod-edge-tokens.txt");
+
+    static Pod pod;
+
+    @BeforeAll
+    static void podAndTokens() throws IOException {
+        pod = Pod.create("concurrency-lab-pod-edge");
+        // A token for each of the 2,000 users PackagedApp seeds.
+        Files.write(TOKENS, IntStream.rangeClosed(1, 2000).mapToObj(n -> Tokens.rs256("user" + n + "@example.com"))
+                .toList());
+    }
+
+    @AfterAll
+    static void removePod() {
+        pod.close();
+    }
+
+    @Test
+    void aWarmedPodShedsWhatItCannotServe() throws Exception {
+        try (PackagedApp app = PackagedApp.start("pod-edge-shed", Map.of(), pod)) {
+            Burst warmUp = Burst.run(app, "pod-edge-warm-up", 200, "30s", "1s");
+            assertEquals(0, warmUp.wrong(), "wrong answers while warming up: " + warmUp);
+            Burst shed = Burst.run(app, "pod-edge-shed-burst", 3000, "15s", "1s");
+            long readyAfter = awaitReady(app);
+            System.out.printf("pod edge, shed: warm-up %s; burst %s; ready again after %d ms%n", warmUp, shed,
+                    readyAfter);
+            assertEquals(0, shed.wrong(), "wrong answers: " + shed);
+            assertTrue(shed.unanswered() <= MAX_UNANSWERED * shed.sent(), "unanswered within 1 s: " + shed);
+            assertNoOutOfMemory("pod-edge-shed");
+        }
+    }
+
+    @Test
+    void aFreshPodSurvivesAFlood() throws Exception {
+        try (PackagedApp app = PackagedApp.start("pod-edge-flood", Map.of(), pod)) {
+            Burst flood = Burst.run(app, "pod-edge-flood-burst", 6000, "15s", "10s");
+            long readyAfter = awaitReady(app);
+            System.out.printf("pod edge, flood: %s; ready again after %d ms%n", flood, readyAfter);
+            assertEquals(0, flood.wrong(), "wrong answers: " + flood);
+            assertNoOutOfMemory("pod-edge-flood");
+        }
+    }
+
+    /** Milliseconds from the burst's end until readiness is UP, failing past READY_AGAIN. */
+    private static long awaitReady(PackagedApp app) {
+        long ended = System.nanoTime();
+        app.awaitReady(READY_AGAIN);
+        return (System.nanoTime() - ended) / 1_000_000;
+    }
+
+    private static void assertNoOutOfMemory(String name) throws IOException {
+        long errors = Files.readAllLines(Path.of("target", "fault-logs", name + ".log")).stream()
+                .filter(line -> line.contains("OutOfMemoryError")).count();
+        assertEquals(0, errors, "lines with OutOfMemoryError in target/fault-logs/" + name + ".log");
+    }
+
+    /**
+     * What k6/burst.js counted: each request sent ends in one of five outcomes; dropped were offered, never sent. A bare
+     * 503 (no JSON) is still an answer; Quarkus sends a few under overload, before the app sees the request.
+     */
+    record Burst(long served, long shed, long bare503, long refused, long unanswered, long wrong, long dropped) {
+
+        static final ObjectMapper JSON = new ObjectMapper();
+
+        long sent() {
+            return served + shed + refused + unanswered + wrong;
+        }
+
+        static Burst run(PackagedApp app, String name, int rate, String duration, String timeout) throws Exception {
+            Path summary = Path.of("target", "fault-logs", name + ".json").toAbsolutePath();
+            ProcessBuilder k6 = new ProcessBuilder(List.of("bench/k6", "run", "--quiet", "k6/burst.js"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(Path.of("target", "fault-logs", name + "-k6.log").toFile());
+            k6.environment().putAll(Map.of("BASE_URL", "http://127.0.0.1:" + app.port, "RATE", Integer.toString(rate),
+                    "DURATION", duration, "TIMEOUT", timeout, "TOKENS_FILE", TOKENS.toAbsolutePath().toString(),
+                    "SUMMARY_FILE", summary.toString()));
+            int exit = k6.start().waitFor();
+            assertEquals(0, exit, "k6 exit code; its output: target/fault-logs/" + name + "-k6.log");
+            JsonNode counts = JSON.readTree(summary.toFile());
+            assertTrue(counts.path("setupCompleted").asBoolean(), "k6 found the app not ready: " + counts);
+            return new Burst(counts.path("served").asLong(), counts.path("shed").asLong(),
+                    counts.path("bare503").asLong(), counts.path("refused").asLong(), counts.path("unanswered").asLong(),
+                    counts.path("wrong").asLong(), counts.path("dropped").asLong());
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%d sent (%d served, %d shed of which %d bare, %d refused, %d unanswered, %d wrong), "
+                    + "%d dropped by k6", sent(), served, shed, bare503, refused, unanswered, wrong, dropped);
+        }
+    }
+}
