@@ -20,9 +20,9 @@ import jakarta.inject.Singleton;
  * shedding (quarkus-load-shedding: a TCP Vegas limit on the requests in progress, learnt from their latency) finds the
  * app overloaded, a request is answered 503 {@code service_overloaded} at once, for the price of its HTTP parsing.
  * <p>
- * {@link ConcurrencyLimit} counts per model after authentication, a fixed bound. Within 0.5 CPU, verifying the tokens
- * of the requests it then shed took the CPU that the admitted ones needed, so a burst went unanswered instead of shed.
- * This gate acts earlier and adapts to whatever CPU the pod has. It is the extension's own decision (its detector and
+ * {@link ConcurrencyLimit} counts per model after authentication, a fixed bound. Within 0.5 CPU, the tokens it checked
+ * before shedding, and the sockets of clients that had given up, took the CPU and heap the admitted requests needed:
+ * a burst went unanswered instead of shed. This gate acts earlier and adapts to whatever CPU the pod has. It is the extension's own decision (its detector and
  * priorities: health probes are shed last), with the app's JSON answer in place of an empty 503; hence the extension's
  * handler is off ({@code quarkus.load-shedding.enabled=false}). Unlike that handler, it keeps the connection open:
  * within 0.5 CPU, clients reconnecting after each 503 cost the app so much that 10 % of a burst went unanswered, not 3 %.
