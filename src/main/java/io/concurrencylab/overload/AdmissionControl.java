@@ -22,7 +22,9 @@ import jakarta.inject.Singleton;
  * <p>
  * {@link ConcurrencyLimit} counts per model after authentication, a fixed bound. Within 0.5 CPU, the tokens it checked
  * before shedding, and the sockets of clients that had given up, took the CPU and heap the admitted requests needed:
- * a burst went unanswered instead of shed. This gate acts earlier and adapts to whatever CPU the pod has. It is the extension's own decision (its detector and
+ * a burst went unanswered instead of shed. This gate acts earlier and adapts to whatever CPU the pod has. It is off
+ * unless {@code lab.overload.admission-control=true}: one limit for requests of 5 ms and of 600 ms learns too low a
+ * limit for the long ones (see {@link OverloadConfig#admissionControl()}). It is the extension's own decision (its detector and
  * priorities: health probes are shed last), with the app's JSON answer in place of an empty 503; hence the extension's
  * handler is off ({@code quarkus.load-shedding.enabled=false}). Unlike that handler, it keeps the connection open:
  * within 0.5 CPU, clients reconnecting after each 503 cost the app so much that 10 % of a burst went unanswered, not 3 %.
@@ -34,12 +36,14 @@ public class AdmissionControl {
     private static final int FIRST = -1_000_000_000;
     private static final ErrorCode OVERLOADED = ErrorCode.SERVICE_OVERLOADED;
 
+    private final OverloadConfig limits;
     private final OverloadDetector detector;
     private final PriorityLoadShedding priorities;
     private final Buffer overloaded;
 
-    AdmissionControl(OverloadDetector detector, PriorityLoadShedding priorities, ObjectMapper json)
-            throws JsonProcessingException {
+    AdmissionControl(OverloadConfig limits, OverloadDetector detector, PriorityLoadShedding priorities,
+            ObjectMapper json) throws JsonProcessingException {
+        this.limits = limits;
         this.detector = detector;
         this.priorities = priorities;
         this.overloaded = Buffer.buffer(json.writeValueAsBytes(
@@ -47,7 +51,9 @@ public class AdmissionControl {
     }
 
     void register(@Observes @Priority(FIRST) Router router) {
-        router.route().order(FIRST).handler(this::admit);
+        if (limits.admissionControl()) {
+            router.route().order(FIRST).handler(this::admit);
+        }
     }
 
     void admit(RoutingContext request) {

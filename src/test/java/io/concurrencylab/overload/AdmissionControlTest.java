@@ -32,8 +32,8 @@ class AdmissionControlTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.load-shedding.initial-limit", "1", "quarkus.load-shedding.max-limit", "1",
-                    "quarkus.load-shedding.priority.enabled", "false");
+            return Map.of("lab.overload.admission-control", "true", "quarkus.load-shedding.initial-limit", "1",
+                    "quarkus.load-shedding.max-limit", "1", "quarkus.load-shedding.priority.enabled", "false");
         }
     }
 
