@@ -22,12 +22,13 @@ import jakarta.inject.Singleton;
  * <p>
  * {@link ConcurrencyLimit} counts per model after authentication, a fixed bound. Within 0.5 CPU, the tokens it checked
  * before shedding, and the sockets of clients that had given up, took the CPU and heap the admitted requests needed:
- * a burst went unanswered instead of shed. This gate acts earlier and adapts to whatever CPU the pod has. It is off
- * unless {@code lab.overload.admission-control=true}: one limit for requests of 5 ms and of 600 ms learns too low a
- * limit for the long ones (see {@link OverloadConfig#admissionControl()}). It is the extension's own decision (its detector and
- * priorities: health probes are shed last), with the app's JSON answer in place of an empty 503; hence the extension's
- * handler is off ({@code quarkus.load-shedding.enabled=false}). Unlike that handler, it keeps the connection open:
- * within 0.5 CPU, clients reconnecting after each 503 cost the app so much that 10 % of a burst went unanswered, not 3 %.
+ * a burst went unanswered instead of shed. This gate acts earlier and adapts to whatever CPU the pod has.
+ * <p>
+ * It is off unless {@code lab.overload.admission-control=true}: one limit for requests of 5 ms and of 600 ms learns too
+ * low a limit for the long ones ({@link OverloadConfig#admissionControl()}). It is the extension's own decision (its
+ * detector and priorities: health probes are shed last), with the app's JSON answer in place of an empty 503; hence
+ * the extension's handler is off ({@code quarkus.load-shedding.enabled=false}). Unlike that handler, it keeps the
+ * connection open: within 0.5 CPU, clients reconnecting after each 503 left 10 % of a burst unanswered, not 3 %.
  */
 @Singleton
 public class AdmissionControl {

@@ -97,8 +97,8 @@ class PodEdgeIT {
     }
 
     /**
-     * What k6/burst.js counted: each request sent ends in one of five outcomes; dropped were offered, never sent. A bare
-     * 503 (no JSON) is still an answer; Quarkus sends a few under overload, before the app sees the request.
+     * What k6/burst.js counted: each request sent ends in one of five outcomes; dropped were offered, never sent.
+     * A bare 503 (no JSON) is still an answer; Quarkus sends a few under overload, before the app sees the request.
      */
     record Burst(long served, long shed, long bare503, long refused, long unanswered, long wrong, long dropped) {
 
@@ -121,7 +121,8 @@ class PodEdgeIT {
             JsonNode counts = JSON.readTree(summary.toFile());
             assertTrue(counts.path("setupCompleted").asBoolean(), "k6 found the app not ready: " + counts);
             return new Burst(counts.path("served").asLong(), counts.path("shed").asLong(),
-                    counts.path("bare503").asLong(), counts.path("refused").asLong(), counts.path("unanswered").asLong(),
+                    counts.path("bare503").asLong(), counts.path("refused").asLong(),
+                    counts.path("unanswered").asLong(),
                     counts.path("wrong").asLong(), counts.path("dropped").asLong());
         }
 
