@@ -1,11 +1,16 @@
 package io.concurrencylab.observability;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.util.Set;
 
 /**
@@ -13,7 +18,8 @@ import java.util.Set;
  * text format, answered on the event loop. {@code /q/metrics} is served by the worker pool, so a starved worker pool
  * cannot report its own queue there; this route still answers then (the benchmark's sampler reads it every second).
  * Only the series listed here are rendered, which keeps the event loop's share to a fraction of a millisecond. The
- * JIT's compilation time is among them: the warm-up waits until it stops growing.
+ * JIT's compilation time is among them: the warm-up waits until it stops growing. A soak reads the heap in use, the
+ * old generation after GC and the number of meters, which grows where a tag takes unbounded values.
  */
 @ApplicationScoped
 public class SaturationMetrics {
@@ -29,12 +35,21 @@ public class SaturationMetrics {
             "sql_pool_active", "sql_pool_queue_size",
             "cache_gets_total", "lab_cache_remote_total",
             "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum",
-            "jvm_gc_memory_allocated_bytes_total", "jvm_compilation_time_ms_total");
+            "jvm_gc_memory_allocated_bytes_total", "jvm_compilation_time_ms_total",
+            "jvm_memory_used_bytes", "jvm_gc_live_data_size_bytes", "lab_meters");
 
     private final PrometheusMeterRegistry registry;
 
     SaturationMetrics(PrometheusMeterRegistry registry) {
         this.registry = registry;
+    }
+
+    /** {@code lab_meters}: the meters the registry holds. */
+    @Produces
+    @Singleton
+    MeterBinder meterCount() {
+        return registry -> Gauge.builder("lab.meters", registry, (MeterRegistry r) -> r.getMeters().size())
+                .description("Meters in the registry").register(registry);
     }
 
     void register(@Observes Router router) {

@@ -23,4 +23,15 @@ class SaturationMetricsTest {
         // a started Quarkus app has compiled for a while: the warm-up reads the counter growing, never absent or 0
         assertTrue(Double.parseDouble(time.group(1)) > 0, time.group());
     }
+
+    @Test
+    void theSaturationRouteServesWhatASoakWatchesGrow() {
+        String scrape = given().when().get(SaturationMetrics.PATH).then().statusCode(200).extract().asString();
+        Matcher meters = Pattern.compile("^lab_meters(?:\\{[^}]*})? ([0-9.E+-]+)$", Pattern.MULTILINE).matcher(scrape);
+        assertTrue(meters.find(), scrape);
+        // the registry holds the JVM's, the pools' and the HTTP server's meters at least, this very series among them
+        assertTrue(Double.parseDouble(meters.group(1)) > 10, meters.group());
+        assertTrue(scrape.contains("jvm_memory_used_bytes{area=\"heap\""), scrape);
+        assertTrue(scrape.contains("jvm_gc_live_data_size_bytes"), scrape);
+    }
 }
