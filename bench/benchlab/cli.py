@@ -9,7 +9,7 @@ import time
 
 from benchlab.config import PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, Load, LoadKind
+from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
@@ -17,7 +17,7 @@ from benchlab.report import footprint
 from benchlab.run.procs import log
 from benchlab.plan import heap_search
 from benchlab.run.provision import heaps, jvm, runtimes
-from benchlab.scenarios import SCENARIOS
+from benchlab.scenarios import SCENARIOS, variant_of
 
 
 def parse_loads(text):
@@ -25,12 +25,15 @@ def parse_loads(text):
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        m = re.fullmatch(r"(?:(vus|rate|open|search|cost):)?(\d+(?:\.\d+)?)", item)
+        if item == "soak":  # a soak at SOAK_SHARE of the capacity its search finds
+            levels.append(Load(LoadKind.SOAK, 0.0))
+            continue
+        m = re.fullmatch(r"(?:(vus|rate|open|search|cost|soak):)?(\d+(?:\.\d+)?)", item)
         if not m or (m.group(2) and float(m.group(2)) <= 0):
-            raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50), search:START (search:100) "
-                             f"or cost:RATE (cost:300)")
-        kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH, "cost": LoadKind.COST}.get(m.group(1),
-                                                                                            LoadKind.OPEN)
+            raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50), search:START (search:100), "
+                             f"cost:RATE (cost:300), soak:RATE or soak (a soak at its search's capacity)")
+        kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH, "cost": LoadKind.COST,
+                "soak": LoadKind.SOAK}.get(m.group(1), LoadKind.OPEN)
         levels.append(Load(kind, float(m.group(2))))
     kinds = [level.kind for level in levels]
     if LoadKind.SEARCH in kinds and (kinds.count(LoadKind.SEARCH) > 1 or LoadKind.OPEN in kinds):
@@ -94,6 +97,8 @@ def add_what_runs(p):
     p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU and "
                    "steal, in %% of one core, above which a step is measured again or flagged (default 25)")
     p.add_argument("--cooldown", type=float, help="pause between runs, seconds")
+    p.add_argument("--soak-minutes", type=float, metavar="M", help="a soak's length per model (--scenarios soak); "
+                   "default 20 (quick: 3)")
 
 
 def add_runtime_options(p):
@@ -167,7 +172,7 @@ def parse_args(argv) -> Config:
     args.variants = chosen_variants(p, args.variants_given, in_preset)
     args.models = tuple(split_list(args.models, MODELS, "model"))
     args.runtimes, args.jdk_runtimes = chosen_runtimes(p, args)
-    args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios)
+    args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios, args.variants, args.preset)
     args.memory_cases = chosen_memory_cases(p, args, in_preset, named)
     if args.heap_search_given and named:
         # a memory search asked for: the scenarios searched run their memory cases, and their loads only where --loads
@@ -255,15 +260,41 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
     return tuple(names), jdk_runtimes
 
 
-def chosen_loads(p, given, in_preset, scenarios) -> dict[str, list[Load]]:
-    loads = {s: parse_loads(chosen.loads) for s, chosen in in_preset.items()}
+def chosen_loads(p, given, in_preset, scenarios, variants, preset) -> dict[str, list[Load]]:
+    """Each scenario's loads: the preset's (a chosen variant's own, where it has them), else --loads'."""
+    loads = {s: parse_loads(dict(one_variant(s, variants).preset_loads).get(preset) or chosen.loads)
+             for s, chosen in in_preset.items()}
     for spec in given:
         scen, sep, levels = spec.rpartition("=")
         if sep and scen not in SCENARIOS:
             p.error(f"--loads: unknown scenario {scen!r}")
         for s in ([scen] if sep else SCENARIOS):
             loads[s] = parse_loads(levels)
+    for s in scenarios:
+        if SCENARIOS[s].soaks:
+            loads[s] = soak_loads(p, s, loads[s], variants)
+        elif any(level.kind == LoadKind.SOAK for level in loads[s]):
+            p.error(f"--loads {s}: a soak (soak:RATE) is the soak scenario's load (--scenarios soak)")
     return {s: loads[s] for s in scenarios}
+
+
+def one_variant(scenario: str, variants: dict[str, list[str]]) -> Variant:
+    """The variant chosen for a scenario where it is one (else its first): whose own loads apply."""
+    chosen = variants.get(scenario) or []
+    return variant_of(scenario, chosen[0]) if len(chosen) == 1 else SCENARIOS[scenario].variants[0]
+
+
+def soak_loads(p, scenario: str, levels: list[Load], variants: dict[str, list[str]]) -> list[Load]:
+    """A soak scenario's loads: a rate (200, soak:200), or a search and "soak" at its capacity; one case at a time."""
+    if len(variants.get(scenario) or [""]) > 1:
+        p.error(f"--variants {scenario}: one case at a time (a soak holds each model for minutes)")
+    levels = [Load(LoadKind.SOAK, level.value) if level.kind == LoadKind.OPEN else level for level in levels]
+    kinds = [level.kind for level in levels]
+    if kinds.count(LoadKind.SOAK) != 1 or not set(kinds) <= {LoadKind.SOAK, LoadKind.SEARCH} \
+            or (LoadKind.SEARCH in kinds) != (levels[-1].value == 0) or levels[-1].kind != LoadKind.SOAK:
+        p.error(f"--loads {scenario}: one rate (--loads {scenario}=600), or a search and the soak at "
+                f"{SOAK_SHARE * 100:g} % of its capacity (--loads {scenario}=search:500,soak)")
+    return levels
 
 
 def chosen_memory_cases(p, args, in_preset, named: bool) -> tuple:
@@ -303,6 +334,8 @@ def check_the_rest(p, args):
                                                   for level in levels)):
         p.error("--profile profiles the cost rates (cost:RATE) of an app the bench starts: a scenario with one, no "
                 "--target")
+    if args.soak_minutes <= 0:
+        p.error("--soak-minutes must be above 0")
     if args.cost_repeat < 3:
         p.error("--cost-repeat must be 3 or more: an interval needs repetitions")
     if not 1 <= args.app_cpu_period <= 1000:
@@ -348,11 +381,14 @@ def main(argv):
                          config.duration, config.warmup, config.cooldown, config.variants,
                          interleave=bool(config.jdk or config.heap_runtimes or config.build_runtimes),
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
+                         soak_seconds=60 * config.soak_minutes,
                          warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else ())
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
-        runs = len(plan.runs) - searches
+        soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
+        runs = len(plan.runs) - searches - soaks
         if plan.runs:
             searched = f", {searches} searches of about {USUAL_SEARCH_STEPS} steps" if searches else ""
+            searched += f", {soaks} soaks of {config.soak_minutes:g} min" if soaks else ""
             log(f"plan: {runs} runs of {config.duration:.0f} s{searched}, {plan.warmups} warm-ups (at most {config.warmup:.0f} s, {config.warmup_others:.0f} s at fixed "
                 f"loads); load phase about {duration(plan.planned_seconds())}, at most "
                 f"{duration(plan.planned_seconds(upper_bound=True))}, plus start-up")

@@ -24,6 +24,7 @@ class Preset:
     # (steal, other processes): six short runs give an interval 2.4 times narrower than three of twice the length.
     cost_repeat: int
     cost_duration: float
+    soak_minutes: float  # a soak's length per model (--soak-minutes)
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
@@ -40,12 +41,12 @@ PRESETS = {
     # The two core cases, 3 interleaved repetitions of each search for the interval, and the memory search
     # (bench/README.md, "Presets").
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
-                      app_cpus="0.5", cost_repeat=6, cost_duration=10,
+                      app_cpus="0.5", cost_repeat=6, cost_duration=10, soak_minutes=20,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: the two core cases, one search each, in 16 to 17 minutes here; the articles' other
     # experiments take --scenarios (bench/README.md, "Presets").
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
-                    app_cpus="0.5", cost_repeat=6, cost_duration=5,
+                    app_cpus="0.5", cost_repeat=6, cost_duration=5, soak_minutes=3,
                     cold_starts=5, warmup_curve=60),
 }
 
@@ -72,6 +73,7 @@ class Config:
     repeat: int
     cost_repeat: int
     cost_duration: float
+    soak_minutes: float
     max_interference: float  # other processes' CPU (% of one core) above which a step is measured again
     cooldown: float
     cold_starts: int

@@ -23,6 +23,12 @@ class LoadKind(StrEnum):
     # A cost rate measured once more per model under async-profiler (--profile): where its CPU and allocations go, not
     # how much (the profiler's own share would bias the cost verdict).
     PROFILE = "profile"
+    # An arrival rate held for minutes on an app of its own, its series read from the first tenth to the last (a
+    # soak); 0: SOAK_SHARE of the capacity the model's search found just before.
+    SOAK = "soak"
+
+
+SOAK_SHARE = 0.7  # a soak's load, as a share of the model's capacity, where no rate is given
 
 
 class Stop(StrEnum):
@@ -83,8 +89,11 @@ class Limit(StrEnum):
 
 def step_label(kind: str, value: float) -> str:
     """A load step as every table and sentence writes it: "200/s", "150 VUs", "search from 500/s", "300/s (cost)"."""
+    if kind == LoadKind.SOAK and not value:
+        return f"{SOAK_SHARE * 100:g} % of capacity (soak)"
     return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs", LoadKind.COST: f"{value:g}/s (cost)",
-            LoadKind.PROFILE: f"{value:g}/s (profile)"}.get(kind, f"search from {value:g}/s")
+            LoadKind.PROFILE: f"{value:g}/s (profile)", LoadKind.SOAK: f"{value:g}/s (soak)"}.get(
+        kind, f"search from {value:g}/s")
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,9 @@ class Variant:
     # the Connector/J version the app is packaged with (run/provision/drivers.py); None: as shipped
     driver: str | None = None
     slo_p99_ms: float | None = None  # the SLO's p99 under this variant, where it is not the scenario's (hold's 1 s)
+    # its loads per preset ((preset, loads as --loads writes them), ...) where not the scenario's: a soak's rate is
+    # the case's own
+    preset_loads: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,6 +198,9 @@ class Scenario:
     curve_vus: int | None = None
     # The report's differences compare the models under each variant apart, not the variants with each other.
     compare_within_variant: bool = False
+    # Its loads are soaks (LoadKind.SOAK): one case (variant) at a time, each model in an app of its own, for
+    # --soak-minutes.
+    soaks: bool = False
 
     def in_preset(self, preset: str) -> InPreset:
         return {"quick": self.quick, "default": self.default}[preset]
@@ -206,6 +221,14 @@ SLO_MAX_BAD_SHARE = 0.001
 # A measured run's first seconds are load but not measurement: k6 opens its connections and the app's JIT compiles
 # what accepts them (bench/README.md, "The plan and its steps").
 SETTLE_S = 2.0
+# A soak settles longer: its app warmed outside the CPU budget still compiles within it. At 600/s the per-second p99 fell
+# from 181 ms to 20 ms over its first 10 s here; counted, that start reads as the soak's drift.
+SOAK_SETTLE_S = 20.0
+
+
+def settle_s(kind: str) -> float:
+    """The seconds of a run's load before its measured part."""
+    return SOAK_SETTLE_S if kind == LoadKind.SOAK else SETTLE_S
 AGGREGATE_IDEAL_S = 0.6  # base 100 ms, then detail 300 ms and extra 500 ms in parallel
 # The aggregation's SLO: p99 within 1 s, 400 ms above the ideal, above the band a warm app's p99 already reaches
 # within 0.5 CPU (Serial GC pauses, quota waits): bench/README.md, "The aggregation's SLO".

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchlab.model import AGGREGATE_IDEAL_S, SETTLE_S, WORKER, Load, LoadKind, PlannedRun
+from benchlab.model import AGGREGATE_IDEAL_S, WORKER, Load, LoadKind, PlannedRun, settle_s
 from benchlab.plan.search import SearchSettings
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -49,9 +49,9 @@ def expected_restart(run: PlannedRun) -> bool:
 
 
 def reads_verdicts(loads: list[Load]) -> bool:
-    """Whether a scenario's loads give the report's verdicts (a capacity search, a cost rate): its warm-ups may take
-    the full --warmup to reach steady state; a scenario measured at fixed points only gets --warmup-others."""
-    return any(load.kind in (LoadKind.SEARCH, LoadKind.COST) for load in loads)
+    """Whether a scenario's loads give the report's verdicts (a capacity search, a cost rate, a soak's drift): its
+    warm-ups may take the full --warmup to reach steady state; a scenario measured at fixed points only gets --warmup-others."""
+    return any(load.kind in (LoadKind.SEARCH, LoadKind.COST, LoadKind.SOAK) for load in loads)
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Plan:
         after every step."""
         steps = measured_steps(run, upper_bound)
         restarts = (steps if upper_bound else 1) if expected_restart(run) else 0
-        return (steps * (SETTLE_S + run.seconds + self.cooldown_s + RUN_OVERHEAD_S)
+        return (steps * (settle_s(run.load.kind) + run.seconds + self.cooldown_s + RUN_OVERHEAD_S)
                 + restarts * self.restart_s(run))
 
     def seconds_left(self, after: PlannedRun) -> float:
@@ -143,7 +143,7 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
               cost_seconds: float | None = None, warmup_others_s: float | None = None,
-              profile_events: tuple[str, ...] = ()) -> Plan:
+              profile_events: tuple[str, ...] = (), soak_seconds: float | None = None) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
     block; with `interleave` (--jdk, --heap) the repetitions outermost. A cost load runs cost_repeat times per block;
     with profile_events (--profile), then once per model and event in the first runtime's first block of the scenario.
@@ -187,7 +187,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                      + profiled(load)]
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
-                            cost_seconds or seconds if load.kind == LoadKind.COST else seconds,
+                            cost_seconds or seconds if load.kind == LoadKind.COST else
+                            soak_seconds or seconds if load.kind == LoadKind.SOAK else seconds,
                             variant.name, event)
                  for i, (model, load, rep, event) in enumerate(order)]
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))

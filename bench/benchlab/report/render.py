@@ -16,6 +16,7 @@ from benchlab.report.answer import answer_table
 from benchlab.report.capacity import capacity_table
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
+from benchlab.report.soak import Soaks
 from benchlab.report.views import VIEWS
 from benchlab.results import cost, profile, slo, stats, table, why
 from benchlab.results.environment import Environment, Facts
@@ -200,6 +201,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
     mem_runs, runs = runs[searched], runs[~searched].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
+    soaks = Soaks(runs, win, env)
     gains = [g for build in (env.get("builds") or {}) for g in cost.gains(runs, build, "jvm", env.cost_repeat)]
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
@@ -213,6 +215,8 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
         out.append(Section("The answer", answer, charts=capacity_chart(caps, env), answer=True))
     if (memory_answer := memory.answer_table(env)) is not None:
         out.append(Section(memory_answer.title, memory_answer, answer=True))
+    if (soaked := soaks.answer_table()) is not None:
+        out.append(Section(soaked.title, soaked, answer=True))
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
     if (gained := breakdown.gains_table(gains)) is not None:
@@ -234,6 +238,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     for name, (view_table, findings) in views.items():
         charts = getattr(VIEWS[name], "charts", None)
         out.append(Section(view_table.title, view_table, findings, charts(runs, win) if charts else []))
+    out += soaks.sections()
     out += memory.sections(mem_runs, runs, env, caps)
     med = median_rows(runs) if not runs.empty else None
     if med is not None and (short := shortfalls(med, env.cores)) is not None:
@@ -246,7 +251,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
 
 def render(out: str) -> dict[str, str]:
     runs, win, env = table.read(out)
-    runs["variant"] = runs.variant.fillna("")
+    runs["variant"] = runs.variant.astype(object).fillna("")  # all empty: read back as a column of NaN
     context = dict(sections=sections(runs, win, env, profile.breakdowns(table.final(runs), out)),
                    summary=summary(env), warning=None if env.complete else
                    f"WARNING: this benchmark did not complete ({'; '.join(env.failures) or 'interrupted or failed'}); "

@@ -51,7 +51,8 @@ def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> 
     Why a pass is never measured again: bench/README.md, "Measuring a step again"."""
     if kind == LoadKind.COST:
         return disturbance(row, max_interference)
-    if kind == LoadKind.PROFILE or slo.holds_slo(row):  # a profile is read for its shares, not its figures
+    # a profile is read for its shares, not its figures; a soak over minutes, for what grows in them
+    if kind in (LoadKind.PROFILE, LoadKind.SOAK) or slo.holds_slo(row):
         return None
     if disturbed := interference(row, max_interference) or (not slo.breach_by_margin(row) and compiling(row)):
         return disturbed

@@ -126,6 +126,26 @@ class SearchRecord:
 
 
 @dataclasses.dataclass(frozen=True)
+class SoakRecord:
+    """One model's soak (run/measure/soak.py): its run, and what the sampler read each second of it (results/soak.py
+    reads the drift from them)."""
+    runtime: str
+    scenario: str
+    variant: str
+    model: str
+    tag: str  # the run's row in results.csv and its seconds in windows.csv
+    rate: float  # requests/s offered
+    minutes: float
+    series: dict[str, list]  # column (sampler.py's) -> one value per second (None: not read), "at" the epoch second
+    nmt: dict[str, list[float]] | None = None  # NMT area -> [committed MB at the end, its change since the start]
+    nmt_note: str = ""  # why there is no NMT: a native executable, jcmd failed
+
+    @classmethod
+    def from_json(cls, data: dict) -> SoakRecord:
+        return cls(**data)
+
+
+@dataclasses.dataclass(frozen=True)
 class HeapSearchRecord:
     """One memory search (run/measure/memory.py): a model's smallest heap that held a memory case, the largest below it
     that did not, why that one did not (its stop), why the search ended, and every step."""
@@ -247,6 +267,10 @@ def search_records(data: list) -> list[SearchRecord]:
     return [SearchRecord.from_json(s) for s in data]
 
 
+def soak_records(data: list) -> list[SoakRecord]:
+    return [SoakRecord.from_json(s) for s in data]
+
+
 def heap_search_records(data: list) -> list[HeapSearchRecord]:
     return [HeapSearchRecord.from_json(s) for s in data]
 
@@ -323,6 +347,7 @@ class Environment(Facts):
     searches: list[SearchRecord] = fact(read=search_records, missing=[])
     warmups: list[WarmupRecord] = fact(read=warmup_records, missing=[])
     heap_searches: list[HeapSearchRecord] = fact(read=heap_search_records, missing=[])
+    soaks: list[SoakRecord] = fact(read=soak_records, missing=[])
     held_bytes: list[HeldBytesRecord] = fact(read=held_bytes_records, missing=[])
     pinned_recording: str = fact()
     complete: bool = fact(missing=False)

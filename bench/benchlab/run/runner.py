@@ -242,6 +242,9 @@ class Bench:
             block_props["quarkus.redis.hosts"] = up.redis_url
         app_dir = app_dirs.get(variant.driver, drivers.SHIPPED_APP)
         block_rt = rt.on_app(app_dir) if app_dir != drivers.SHIPPED_APP else rt
+        on_host_jvm = isinstance(rt, runtimes.JvmRuntime)
+        if SCENARIOS[scenario].soaks and on_host_jvm:  # what grows outside the heap, area by area
+            block_rt = block_rt.with_jvm_args([jvm.NMT])
         logs = [app.log_path]
         if (rt.name, block_props, app_dir) != running or SCENARIOS[scenario].app_per_model:
             self.state.pm.stop(app)
@@ -255,7 +258,8 @@ class Bench:
             return proc, block_rt.probe(proc)
 
         first_row = len(self.state.rows)
-        on = Block(app, probe, self.state.base_url, up.tokens_file, restart, up.db_url)
+        on = Block(app, probe, self.state.base_url, up.tokens_file, restart, up.db_url,
+                   jcmd=os.path.join(home, "bin", "jcmd") if on_host_jvm else None)
         steps.warm_up(on, block[0], "warmup")
         steps.run_plan(block, on)
         if getattr(rt, "records_jfr", False):

@@ -7,9 +7,9 @@ import time
 import psutil
 
 from benchlab.config import Config
-from benchlab.model import SETTLE_S, SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow
+from benchlab.model import SETTLE_S, SLO_MAX_BAD_SHARE, Load, LoadKind, PlannedRun, RunRow, settle_s
 from benchlab.results import table, windows
-from benchlab.run.measure import k6tool, sampler
+from benchlab.run.measure import k6tool, sampler, soak
 from benchlab.run.probe import group_cpu_seconds
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, script_of, slo_p99_ms, variant_of
@@ -120,16 +120,24 @@ class K6Runs:
         p = self.k6_proc
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
-    def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1) -> RunRow:
-        """k6 at the run's load for SETTLE_S and then the run's seconds, the sampler (and profiler) beside it;
+    def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1,
+                jcmd: str | None = None, connections: dict[str, int] | None = None) -> RunRow:
+        """k6 at the run's load for its settling seconds (model.settle_s) and then the run's seconds, the sampler (and profiler) beside it;
         `services`: our processes whose CPU is sampled too. Its figures are those of the requests that started after the
-        settling seconds; a second measurement keeps its files beside the first's."""
+        settling seconds; a second measurement keeps its files beside the first's. A soak also samples the app's
+        `connections` (column -> remote port), tracks its native memory with `jcmd` (a host JVM's) and is recorded
+        whole in results.json."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for service, proc in services.items():
             others[service] = lambda proc=proc: group_cpu_seconds(proc.pgid)
+        soaking = run.load.kind == LoadKind.SOAK
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
-                              os.path.join(self.state.out, "samples", f"{name}.csv"), others)
+                              os.path.join(self.state.out, "samples", f"{name}.csv"), others,
+                              connections=connections if soaking else None)
+        nmt = soak.NativeMemory(jcmd, probe.pid if probe is not None else None)
+        if soaking:
+            nmt.baseline()
         k6_csv = os.path.join(self.state.out, "k6", f"{name}.csv.gz")
         profiled = self.profiler is not None and run.runtime in self.host_jvms and probe is not None
         if profiled:
@@ -138,18 +146,20 @@ class K6Runs:
         smp.start()
         started_at = time.time()
         try:
-            rc, summary_file = self.k6(run, SETTLE_S + run.seconds, base_url, tokens_file, name, csv_path=k6_csv)
+            rc, summary_file = self.k6(run, settle_s(run.load.kind) + run.seconds, base_url, tokens_file, name,
+                                       csv_path=k6_csv)
         finally:
             ended_at = time.time()
             smp.stop()
             if profiled:
                 self.profiler.stop(probe.pid, name)
             collapsed = self.stop_stacks(stacks, probe, name)
+            areas = nmt.change() if soaking else None
         k6_summary = k6tool.read_summary(summary_file, run.model) if os.path.isfile(summary_file) else {}
         if os.path.isfile(k6_csv):
             output = windows.read_k6_csv(k6_csv)
             os.remove(k6_csv)  # reduced to per-second windows; the raw samples are tens of MB
-            requests, dropped, since_ms = windows.settled(output, SETTLE_S)
+            requests, dropped, since_ms = windows.settled(output, settle_s(run.load.kind))
             failed_all = int((~output.requests["ok"]).sum())
         else:  # k6 did not get to write it: its summary's counts are all there is
             output, requests, since_ms = windows.NO_OUTPUT, windows.EMPTY, None
@@ -157,6 +167,8 @@ class K6Runs:
         if since_ms is not None:
             smp.keep_between(since_ms / 1000, float(requests["t_ms"].max()) / 1000 if len(requests) else ended_at)
         table.append_windows(self.state.out, run.tag, windows.per_second(requests))
+        if soaking:
+            self.state.env.append("soaks", soak.record(run, smp.rows, nmt, areas))
         figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
         row = run_row(run, figures, dropped, k6_summary, rc, smp, smp.cpu_ms_per_request(output.requests),
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)

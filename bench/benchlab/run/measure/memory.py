@@ -7,7 +7,6 @@ import dataclasses
 import itertools
 import os
 import re
-import subprocess
 import threading
 import time
 
@@ -24,12 +23,12 @@ from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import log
 from benchlab.run.provision import health, heaps, pinning
+from benchlab.run.provision.jvm import NMT, jcmd_out
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
 START_TIMEOUT_S = 90  # a fresh app answers in 6-8 s here; a heap so small that GC thrashes does not hang the search
-NMT = "-XX:NativeMemoryTracking=summary"
 # A step's app is thrown away: no drain worth waiting for (a worker pool with 800 sleeping requests queued took 16 s
 # to stop on SIGTERM)
 STOP_GRACE_S = 2.0
@@ -261,11 +260,6 @@ class HeldSnapshot:
             + f", threads {record.threads_idle} -> {record.threads_held}, thread native (NMT) "
             f"{record.thread_native_idle_mb} -> {record.thread_native_held_mb} MB, RSS {record.rss_idle_mb} -> "
             f"{record.rss_held_mb} MB")
-
-
-def jcmd_out(jcmd, pid, *command) -> str:
-    out = subprocess.run([jcmd, str(pid), *command], capture_output=True, text=True, timeout=120)
-    return out.stdout + out.stderr
 
 
 def snapshot(jcmd, pid, port) -> dict:

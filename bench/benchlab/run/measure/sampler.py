@@ -36,11 +36,18 @@ METRICS = {
     "cache_local_lookups": ("cache_gets_total", None),
     "cache_remote_hits": ("lab_cache_remote_total", ("result", "hit")),
     "cache_remote_lookups": ("lab_cache_remote_total", None),
+    # what a soak watches grow: the heap in use (a saw-tooth; its low points are the heap after GC), the old generation
+    # after the last GC, and the registry's meters
+    "heap_used_bytes": ("jvm_memory_used_bytes", ("area", "heap")),
+    "live_data_bytes": ("jvm_gc_live_data_size_bytes", None),
+    "meters": ("lab_meters", None),
 }
+# A soak's connections, counted on the app's side by the remote port: to the database and to the downstream service.
+CONNECTIONS = ("db_connections", "downstream_connections")
 # at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
 COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
            "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
-           "os_threads", "metrics_missed", *METRICS]
+           "os_threads", "metrics_missed", *METRICS, *CONNECTIONS]
 
 
 def machine_busy_pct(seconds: float) -> float:
@@ -63,14 +70,21 @@ def scrape(url, timeout=1.5):
     return values
 
 
+def connections_by_port(proc: psutil.Process, ports: dict[str, int]) -> dict[str, int]:
+    """The process's established TCP connections to each remote port, by column."""
+    remote = [c.raddr.port for c in proc.net_connections(kind="tcp") if c.raddr and c.status == psutil.CONN_ESTABLISHED]
+    return {column: remote.count(port) for column, port in ports.items()}
+
+
 class Sampler(threading.Thread):
     """others: name -> callable returning that party's CPU seconds so far (k6, the database, the bench itself), or
     None. Whatever else used the machine's cores meanwhile is other_cpu_pct: other processes' (% of one core)."""
 
-    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None):
+    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None, connections=None):
         super().__init__(daemon=True)
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
         self.others = others or {}
+        self.connections = connections or {}  # column (CONNECTIONS) -> remote port; a soak's only (it reads /proc)
         self.cores = cores or os.cpu_count() or 1
         self.stop_event = threading.Event()
         self.rows = []
@@ -105,6 +119,8 @@ class Sampler(threading.Thread):
                 row["rss_mb"] = round(proc.memory_info().rss / 2**20, 1)
                 row["os_threads"] = proc.num_threads()
                 row["cgroup_mem_mb"] = self.probe.cgroup_mem_mb()
+                if self.connections:
+                    row.update(connections_by_port(proc, self.connections))
             except psutil.Error:
                 return prev
         if prev is not None:

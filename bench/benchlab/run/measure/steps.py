@@ -4,12 +4,13 @@ cannot be trusted is measured again: bench/README.md, "Measuring a step again"."
 import dataclasses
 import itertools
 import os
+import re
 import time
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from benchlab.formatting import duration
-from benchlab.model import Limit, Load, LoadKind, PlannedRun, RunRow, one_load
+from benchlab.model import SOAK_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow, one_load
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table
 from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
@@ -39,6 +40,7 @@ class Block:
     tokens_file: str | None
     restart: object  # n -> (app, probe); None for --target
     db_url: str | None
+    jcmd: str | None = None  # the app's JDK's jcmd, where the app is a JVM on this host (a soak's native memory)
     restarts: int = 0
     broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
 
@@ -135,6 +137,11 @@ class Steps:
         progress.update(task, description=f"{self.position(run)} {run.scenario} {run.model} {run.load.label} "
                                           f"rep {run.repetition}")
         key = (run.runtime, run.scenario, run.model, run.repetition)
+        if run.load.kind == LoadKind.SOAK and not run.load.value:
+            run = self.soak_rate(run)
+        if run is None:
+            progress.advance(task)
+            return
         if run.load.kind == LoadKind.OPEN and key in block.broken:
             # The capacity of this repetition is settled (a pass above a failure is luck, slo.py), and a model
             # past its knee only costs time: a starved worker pool, minutes of backlog.
@@ -145,6 +152,18 @@ class Steps:
             if run.load.kind == LoadKind.OPEN and not slo.holds_slo(dataclasses.asdict(row)):
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
+
+    def soak_rate(self, run: PlannedRun) -> PlannedRun | None:
+        """A soak at SOAK_SHARE of the capacity the model's search found just before (None: it found none)."""
+        found = [s for s in self.state.env.get("searches", []) if (s.runtime, s.scenario, s.variant, s.model)
+                 == (run.runtime, run.scenario, run.variant, run.model) and s.held]
+        if not found:
+            self.state.env.append("skipped", f"{run.tag} (its search held no rate)")
+            log(f"{run.tag}: skipped, the search before it held no rate")
+            return None
+        rate = round(SOAK_SHARE * found[-1].held)
+        log(f"{run.tag}: soaking at {rate:g}/s, {SOAK_SHARE * 100:g} % of the {found[-1].held:g}/s its search held")
+        return dataclasses.replace(run, load=Load(LoadKind.SOAK, rate))
 
     def search(self, runs: list[PlannedRun], block: Block, progress, task):
         """One repetition of a capacity search for each model of `runs`, in rounds: every model still searching
@@ -207,7 +226,8 @@ class Steps:
         drained = self.drain(run, block) if block.app is not None else 0.0
         if SCENARIOS[run.scenario].inserts_reports and block.db_url:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
-        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt)
+        soak = dict(jcmd=block.jcmd, connections=self.connections(block)) if run.load.kind == LoadKind.SOAK else {}
+        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt, **soak)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
         row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
         row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop
@@ -227,6 +247,12 @@ class Steps:
             raise RuntimeError(f"the app died during {run.tag}; see {block.app.log_path}")
         time.sleep(state.plan.cooldown_s)
         return row
+
+    def connections(self, block: Block) -> dict[str, int]:
+        """What a soak counts the app's connections to: the database's port and the downstream service's."""
+        db_port = re.search(r"//[^/:]+:(\d+)", block.db_url or "")
+        ports = {"downstream_connections": self.state.config.port + 1}
+        return dict(ports, db_connections=int(db_port.group(1))) if db_port else ports
 
     def drain(self, run: PlannedRun, block: Block) -> float:
         """Seconds the app took to work off the previous run's backlog; a starved app is restarted and warmed again."""

@@ -65,6 +65,12 @@ class JvmRuntime(Runtime):
         other.packaged_app = packaged_app
         return other
 
+    def with_jvm_args(self, extra):
+        """The same runtime with more JVM options (a soak's Native Memory Tracking)."""
+        other = copy.copy(self)
+        other.jvm_args = [*self.jvm_args, *extra]
+        return other
+
     def jar(self, root):
         return os.path.join(root, self.packaged_app, "quarkus-run.jar")
 

@@ -7,6 +7,15 @@ import re
 import subprocess
 
 
+NMT = "-XX:NativeMemoryTracking=summary"  # Native Memory Tracking's areas, which `jcmd PID VM.native_memory` reads
+
+
+def jcmd_out(jcmd, pid, *command) -> str:
+    """What `jcmd PID COMMAND...` prints (stdout and stderr)."""
+    out = subprocess.run([jcmd, str(pid), *command], capture_output=True, text=True, timeout=120)
+    return out.stdout + out.stderr
+
+
 def feature_version(java_home) -> int | None:
     """The JDK's feature version (25 for 25.0.1) from $JAVA_HOME/release, without starting a JVM; None if unknown."""
     try:
