@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
  * unanswered: a 503 or a refused connection is an answer.</li>
  * <li><b>flood</b>: 6,000/s offered, on an app started seconds before, as a new replica meets it.</li>
  * </ul>
- * After each: no wrong answer, no OutOfMemoryError in the log, and ready again within 5 s. The app runs with its first
- * gate on ({@link AdmissionControl}), which such a pod needs: without it, 99.7 % of the shed burst went unanswered.
+ * After each: no wrong answer, no OutOfMemoryError in the log, ready again within 5 s, and live. The app runs with its
+ * first gate on ({@link AdmissionControl}), which such a pod needs: without it, 99.7 % of the shed burst went
+ * unanswered.
  */
 class PodEdgeIT {
 
@@ -80,13 +81,17 @@ class PodEdgeIT {
         }
     }
 
-    /** Milliseconds from the burst's end until readiness is UP, failing past READY_AGAIN. */
-    private static long awaitReady(PackagedApp app) {
+    /**
+     * Milliseconds from the burst's end until readiness is UP, failing past READY_AGAIN; liveness UP then too: a pod
+     * that answered the burst is not one to restart.
+     */
+    private static long awaitReady(PackagedApp app) throws Exception {
         long ended = System.nanoTime();
         app.awaitReady(READY_AGAIN);
         long readyAfter = (System.nanoTime() - ended) / 1_000_000;
         // awaitReady's last probe may itself outlast the limit: the limit is checked on the time it took.
         assertTrue(readyAfter <= READY_AGAIN.toMillis(), "ready again only after " + readyAfter + " ms");
+        assertEquals(200, app.get("/q/health/live").statusCode(), "liveness after the burst");
         return readyAfter;
     }
 
