@@ -40,11 +40,13 @@ def test_the_aggregation_soaks_at_its_own_rate_and_a_given_rate_is_a_soaks():
 def test_the_default_soak_searches_each_model_and_soaks_at_its_capacity():
     config = cli.parse_args(["--scenarios", "soak"])
     assert config.load_levels == {"soak": [Load(LoadKind.SEARCH, 500), Load(LoadKind.SOAK, 0)]}
-    plan = make_plan(config.runtimes, ["soak"], config.load_levels, list(config.models), 1, config.duration,
-                     config.warmup, config.cooldown, config.variants, soak_seconds=60 * config.soak_minutes)
-    # each model's search, then its soak of 20 minutes, in an app of its own
-    assert [(r.model, r.load.kind, r.seconds) for r in plan.runs][:2] == [
-        ("virtual", LoadKind.SEARCH, config.duration), ("virtual", LoadKind.SOAK, 1200)]
+    plan = make_plan(config.runtimes, ["soak"], config.load_levels, list(config.models), config.repeat,
+                     config.duration, config.warmup, config.cooldown, config.variants,
+                     soak_seconds=60 * config.soak_minutes)
+    # each model's search, then its soak of 20 minutes, in an app of its own; once, whatever the preset's repetitions
+    assert config.repeat == 3 and [(r.model, r.load.kind, r.seconds) for r in plan.runs] == [
+        (m, kind, seconds) for m in config.models
+        for kind, seconds in ((LoadKind.SEARCH, config.duration), (LoadKind.SOAK, 1200))]
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -149,8 +149,9 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     with profile_events (--profile), then once per model and event in the first runtime's first block of the scenario.
     Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
-    reps = list(range(1, repetitions + 1))
     for scenario in scenarios:
+        # a soak is its own repetition: minutes of one run say more than several (its search, once, sets its rate)
+        reps = [1] if SCENARIOS[scenario].soaks else list(range(1, repetitions + 1))
         chosen = (variants or {}).get(scenario)
         kept = [v for v in SCENARIOS[scenario].variants
                 if ((v.name in chosen) if chosen is not None else not v.opt_in)]
