@@ -223,7 +223,7 @@ SLO_MAX_BAD_SHARE = 0.001
 SETTLE_S = 2.0
 # A soak settles longer: its app warmed outside the CPU budget still compiles within it. At 600/s the per-second p99 fell
 # from 181 ms to 20 ms over its first 10 s here; counted, that start reads as the soak's drift.
-SOAK_SETTLE_S = 20.0
+SOAK_SETTLE_S = 10.0
 
 
 def settle_s(kind: str) -> float:

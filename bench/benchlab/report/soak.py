@@ -65,9 +65,9 @@ class Soaks:
             rows.append([label(r, self.several), f"{r.minutes:g} min at {r.rate:g}/s",
                          f"{num(row.p99_ms)} ms, {int(row.errors)} failed of {int(row.requests) + int(row.dropped)}",
                          "pass" if held else "fail",
-                         "; ".join(f"{soak.LABELS[d.series.column]} {change_text(d)}" for d in suspects) or "none",
+                         "; ".join(f"{d.series.label} {change_text(d)}" for d in suspects) or "none",
                          "pass" if not suspects else "fail",
-                         f"{soak.LABELS[grown.series.column]} {change_text(grown)}" if grown else "none detectable"])
+                         f"{grown.series.label} {change_text(grown)}" if grown else "none detectable"])
         return Table("The soak", ["model", "held", "p99, failed", "SLO", "leak suspects", "no leak",
                                   "largest growth"], rows,
                      "Drift: the last tenth of the soak against the first, per second, 95 % interval (moving-block "
@@ -75,7 +75,7 @@ class Soaks:
                      "the interval's low end. SLO: the whole soak's p99 and failures.")
 
     def drift_table(self) -> Table:
-        rows = [[label(r, self.several), soak.LABELS[d.series.column] + (f" ({d.series.unit})" if d.series.unit else ""),
+        rows = [[label(r, self.several), d.series.label + (f" ({d.series.unit})" if d.series.unit else ""),
                  d.first, d.last, change_text(d), verdict(d)]
                 for r, _, _, drifts in self.items for d in drifts]
         return Table("Soak drift: each series from the first tenth to the last", ["model", "series", "first tenth", "last tenth", "change (95 % CI)",
@@ -125,7 +125,7 @@ class Soaks:
     def sections(self) -> list[Section]:
         if not self.items:
             return []
-        findings = [f"{label(r, self.several)}: {soak.LABELS[d.series.column]} grew {change_text(d)} over "
+        findings = [f"{label(r, self.several)}: {d.series.label} grew {change_text(d)} over "
                     f"{r.minutes:g} min, a leak suspect." for r, _, _, drifts in self.items
                     for d in soak.suspects(drifts)]
         drift = self.drift_table()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from benchlab.results import stats
@@ -40,7 +39,6 @@ SERIES = (
     Series("meters", "meters", ""),
     Series("app_cpu_pct", "app CPU", "% of a core"),
 )
-LABELS = {s.column: s.label for s in SERIES}
 
 
 @dataclass(frozen=True)
@@ -119,7 +117,3 @@ def suspects(drifts: list[Drift]) -> list[Drift]:
 def every_ten_seconds(frame: pd.DataFrame) -> pd.DataFrame:
     """The series' means per 10 s, for the charts."""
     return frame.groupby(frame["t"] // 10 * 10).mean(numeric_only=True).drop(columns="t").reset_index()
-
-
-def total_failed(frame: pd.DataFrame) -> int:
-    return int(np.nansum(frame["failed"])) if "failed" in frame else 0
