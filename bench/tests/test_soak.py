@@ -201,7 +201,8 @@ def test_the_soak_row_after_the_answer_says_pass_or_fail_per_guarantee():
     leaking = (dataclasses.replace(leaking[0], model="worker"), leaking[1])
     table = soak_report([flat, leaking]).answer_table()
     rows = {row[0]: row for row in table.text_rows}
-    assert rows["virtual"][1] == "5 min at 600/s" and rows["virtual"][3:6] == ["pass", "none", "pass"]
+    assert rows["virtual"][1:6] == ["5 min at 600/s", "21.0 ms; 0 failed, 0 dropped of 180,000", "pass", "none",
+                                    "pass"]
     assert rows["worker"][4].startswith("RSS +") and rows["worker"][5] == "fail"
     failing = soak_report([flat], errors=900).answer_table().text_rows[0]
     assert failing[3] == "fail"  # 0.5 % failed: beyond the SLO's 0.1 %

@@ -63,12 +63,13 @@ class Soaks:
             grown = max((d for d in drifts if d.detectable and d.change > 0 and d.share),
                         key=lambda d: d.share[0], default=None)
             rows.append([label(r, self.several), f"{r.minutes:g} min at {r.rate:g}/s",
-                         f"{num(row.p99_ms)} ms, {int(row.errors)} failed of {int(row.requests) + int(row.dropped)}",
+                         f"{num(row.p99_ms)} ms; {int(row.errors):,} failed, {int(row.dropped):,} dropped of "
+                         f"{int(row.requests) + int(row.dropped):,}",
                          "pass" if held else "fail",
                          "; ".join(f"{d.series.label} {change_text(d)}" for d in suspects) or "none",
                          "pass" if not suspects else "fail",
                          f"{grown.series.label} {change_text(grown)}" if grown else "none detectable"])
-        return Table("The soak", ["model", "held", "p99, failed", "SLO", "leak suspects", "no leak",
+        return Table("The soak", ["model", "held", "p99; failed, dropped", "SLO", "leak suspects", "no leak",
                                   "largest growth"], rows,
                      "Drift: the last tenth of the soak against the first, per second, 95 % interval (moving-block "
                      f"bootstrap). A leak suspect grew beyond the noise and by over {soak.SUSPECT_GROWTH * 100:g} % at "
