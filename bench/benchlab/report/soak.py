@@ -81,7 +81,7 @@ class Soaks:
                 for r, _, _, drifts in self.items for d in drifts]
         return Table("Soak drift: each series from the first tenth to the last", ["model", "series", "first tenth", "last tenth", "change (95 % CI)",
                                             "verdict"], rows,
-                     "Means over the first and the last tenth of the soak's seconds. Heap after GC: the heap in use at "
+                     "Means over the first and the last tenth of the soak's seconds. Heap after young GCs: the heap in use at "
                      "its lowest in each 5 s. A series the app does not export (a native executable's old generation) "
                      "has no row.")
 

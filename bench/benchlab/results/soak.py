@@ -30,7 +30,7 @@ SERIES = (
     Series("p50_ms", "p50 of each second", "ms"),
     Series("failed", "failed requests", "/s"),
     Series("rss_mb", "RSS", "MB"),
-    Series("heap_after_gc_mb", "heap after GC", "MB"),
+    Series("heap_after_gc_mb", "heap after young GCs", "MB"),
     Series("live_data_mb", "old generation after GC", "MB"),
     Series("gc_share_pct", "GC share", "%"),
     Series("threads", "threads", ""),
