@@ -50,7 +50,8 @@ def expected_restart(run: PlannedRun) -> bool:
 
 def reads_verdicts(loads: list[Load]) -> bool:
     """Whether a scenario's loads give the report's verdicts (a capacity search, a cost rate, a soak's drift): its
-    warm-ups may take the full --warmup to reach steady state; a scenario measured at fixed points only gets --warmup-others."""
+    warm-ups may take the full --warmup to reach steady state; a scenario measured at fixed points only gets
+    --warmup-others."""
     return any(load.kind in (LoadKind.SEARCH, LoadKind.COST, LoadKind.SOAK) for load in loads)
 
 

@@ -79,11 +79,11 @@ class Soaks:
         rows = [[label(r, self.several), d.series.label + (f" ({d.series.unit})" if d.series.unit else ""),
                  d.first, d.last, change_text(d), verdict(d)]
                 for r, _, _, drifts in self.items for d in drifts]
-        return Table("Soak drift: each series from the first tenth to the last", ["model", "series", "first tenth", "last tenth", "change (95 % CI)",
-                                            "verdict"], rows,
-                     "Means over the first and the last tenth of the soak's seconds. Heap after young GCs: the heap in use at "
-                     "its lowest in each 5 s. A series the app does not export (a native executable's old generation) "
-                     "has no row.")
+        return Table("Soak drift: each series from the first tenth to the last",
+                     ["model", "series", "first tenth", "last tenth", "change (95 % CI)", "verdict"], rows,
+                     "Means over the first and the last tenth of the soak's seconds. Heap after young GCs: the heap in "
+                     "use at its lowest in each 5 s. A series the app does not export (a native executable's old "
+                     "generation) has no row.")
 
     def nmt_table(self) -> Table:
         rows = []
@@ -95,13 +95,15 @@ class Soaks:
             areas = sorted(((a, v) for a, v in r.nmt.items() if a != "Total"), key=lambda item: -item[1][1])
             for area, (committed, change) in ([("Total", total)] if total else []) + areas[:NMT_AREAS]:
                 rows.append([label(r, self.several), area, Fixed(committed, 1), f"{change:+.1f}", ""])
-        return Table("Soak native memory: NMT's areas from the start to the end", ["model", "area", "committed MB at the end", "change MB", "note"],
-                     rows, f"The JVM's Native Memory Tracking (summary), from the soak's start to its end: the total "
-                           f"and the {NMT_AREAS} areas that grew most.")
+        return Table("Soak native memory: NMT's areas from the start to the end",
+                     ["model", "area", "committed MB at the end", "change MB", "note"], rows,
+                     f"The JVM's Native Memory Tracking (summary), from the soak's start to its end: the total and the "
+                     f"{NMT_AREAS} areas that grew most.")
 
     def charts(self) -> list[str]:
         """Each series over the soak, 10 s means, a line per model."""
-        shown = [s for s in soak.SERIES if any(s.column in f and f[s.column].notna().any() for _, _, f, _ in self.items)]
+        shown = [s for s in soak.SERIES
+                 if any(s.column in f and f[s.column].notna().any() for _, _, f, _ in self.items)]
         if not shown:
             return []
         cols = 2

@@ -122,11 +122,11 @@ class K6Runs:
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1,
                 jcmd: str | None = None, connections: dict[str, int] | None = None) -> RunRow:
-        """k6 at the run's load for its settling seconds (model.settle_s) and then the run's seconds, the sampler (and profiler) beside it;
-        `services`: our processes whose CPU is sampled too. Its figures are those of the requests that started after the
-        settling seconds; a second measurement keeps its files beside the first's. A soak also samples the app's
-        `connections` (column -> remote port), tracks its native memory with `jcmd` (a host JVM's) and is recorded
-        whole in results.json."""
+        """k6 at the run's load for its settling seconds (model.settle_s) and then the run's seconds, the sampler (and
+        profiler) beside it; `services`: our processes whose CPU is sampled too. Its figures are those of the requests
+        that started after the settling seconds; a second measurement keeps its files beside the first's. A soak also
+        samples the app's `connections` (column -> remote port), tracks its native memory with `jcmd` (a host JVM's)
+        and is recorded whole in results.json."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for service, proc in services.items():

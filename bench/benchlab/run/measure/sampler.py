@@ -36,8 +36,8 @@ METRICS = {
     "cache_local_lookups": ("cache_gets_total", None),
     "cache_remote_hits": ("lab_cache_remote_total", ("result", "hit")),
     "cache_remote_lookups": ("lab_cache_remote_total", None),
-    # what a soak watches grow: the heap in use (a saw-tooth; its low points are the heap after GC), the old generation
-    # after the last GC, and the registry's meters
+    # what a soak watches grow: the heap in use (a saw-tooth; its low points are the heap after young GCs), the old
+    # generation after the last full GC, and the registry's meters
     "heap_used_bytes": ("jvm_memory_used_bytes", ("area", "heap")),
     "live_data_bytes": ("jvm_gc_live_data_size_bytes", None),
     "meters": ("lab_meters", None),
