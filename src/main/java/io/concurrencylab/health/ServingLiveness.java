@@ -14,8 +14,8 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 
 /**
- * Liveness DOWN once the app can no longer serve: requests are in progress, and none has been answered since the
- * oldest of them came, {@code lab.liveness.stalled-after} ago. A process can be alive and serve nothing: within
+ * Liveness DOWN once the app can no longer serve: requests are in progress, and none has been answered for
+ * {@code lab.liveness.stalled-after}, counted from the last answer or from the first request after it. A process can be alive and serve nothing: within
  * 0.5 CPU and a 128 MB heap, the executable timed out every request for 40 s after a burst. The kubelet restarts it.
  * <p>
  * Only the models' requests count, not the probes or the metrics the event loop answers even then. A request whose
@@ -32,7 +32,7 @@ public class ServingLiveness implements HealthCheck {
 
     private final Duration stalledAfter;
     private final AtomicInteger inProgress = new AtomicInteger();
-    /** When the first request came that no answer has followed yet; NONE while every request has been answered. */
+    /** Since when requests in progress have had no answer; NONE while none is in progress. */
     private final AtomicLong waitingSince = new AtomicLong(NONE);
 
     ServingLiveness(@ConfigProperty(name = "lab.liveness.stalled-after", defaultValue = "60s") Duration stalledAfter) {
@@ -52,11 +52,11 @@ public class ServingLiveness implements HealthCheck {
         inProgress.incrementAndGet();
         waitingSince.compareAndSet(NONE, System.nanoTime());
         request.addEndHandler(ended -> {
-            if (ended.succeeded()) {
+            boolean idle = inProgress.decrementAndGet() == 0;
+            if (idle) {
                 waitingSince.set(NONE);
-            }
-            if (inProgress.decrementAndGet() == 0) {
-                waitingSince.set(NONE);
+            } else if (ended.succeeded()) {
+                waitingSince.set(System.nanoTime()); // the others wait from this answer on
             }
         });
         request.next();
