@@ -27,18 +27,14 @@ import org.junit.jupiter.api.Test;
  * unanswered: a 503 or a refused connection is an answer.</li>
  * <li><b>flood</b>: 6,000/s offered, on an app started seconds before, as a new replica meets it.</li>
  * </ul>
- * After each: no wrong answer, no OutOfMemoryError in the log, ready again within 5 s, and live. The app runs with its
- * first gate on ({@link AdmissionControl}), which such a pod needs: without it, 99.7 % of the shed burst went
- * unanswered.
+ * After each: no wrong answer, no OutOfMemoryError in the log, ready again within 5 s, and live. {@code PodFaultsIT}
+ * has the pod's other faults.
  */
 class PodEdgeIT {
 
     static final Duration READY_AGAIN = Duration.ofSeconds(5);
     static final double MAX_UNANSWERED = 0.01;
     static final Path TOKENS = Path.of("target", "pod-edge-tokens.txt");
-
-    /** The first gate on, as a pod this small needs it (AdmissionControl). */
-    static final Map<String, String> GATED = Map.of("lab.overload.admission-control", "true");
 
     static Pod pod;
 
@@ -57,7 +53,7 @@ class PodEdgeIT {
 
     @Test
     void aWarmedPodShedsWhatItCannotServe() throws Exception {
-        try (PackagedApp app = PackagedApp.start("pod-edge-shed", GATED, pod)) {
+        try (PackagedApp app = PackagedApp.start("pod-edge-shed", Map.of(), pod)) {
             Burst warmUp = Burst.run(app, "pod-edge-warm-up", 200, "30s", "1s");
             assertEquals(0, warmUp.wrong(), "wrong answers while warming up: " + warmUp);
             Burst shed = Burst.run(app, "pod-edge-shed-burst", 3000, "15s", "1s");
@@ -66,18 +62,18 @@ class PodEdgeIT {
                     readyAfter);
             assertEquals(0, shed.wrong(), "wrong answers: " + shed);
             assertTrue(shed.unanswered() <= MAX_UNANSWERED * shed.sent(), "unanswered within 1 s: " + shed);
-            assertNoOutOfMemory("pod-edge-shed");
+            assertNoOutOfMemory(app);
         }
     }
 
     @Test
     void aFreshPodSurvivesAFlood() throws Exception {
-        try (PackagedApp app = PackagedApp.start("pod-edge-flood", GATED, pod)) {
+        try (PackagedApp app = PackagedApp.start("pod-edge-flood", Map.of(), pod)) {
             Burst flood = Burst.run(app, "pod-edge-flood-burst", 6000, "15s", "10s");
             long readyAfter = awaitReady(app);
             System.out.printf("pod edge, flood: %s; ready again after %d ms%n", flood, readyAfter);
             assertEquals(0, flood.wrong(), "wrong answers: " + flood);
-            assertNoOutOfMemory("pod-edge-flood");
+            assertNoOutOfMemory(app);
         }
     }
 
@@ -95,10 +91,8 @@ class PodEdgeIT {
         return readyAfter;
     }
 
-    private static void assertNoOutOfMemory(String name) throws IOException {
-        long errors = Files.readAllLines(Path.of("target", "fault-logs", name + ".log")).stream()
-                .filter(line -> line.contains("OutOfMemoryError")).count();
-        assertEquals(0, errors, "lines with OutOfMemoryError in target/fault-logs/" + name + ".log");
+    private static void assertNoOutOfMemory(PackagedApp app) throws IOException {
+        assertEquals(0, app.logLinesWith("OutOfMemoryError"), "lines with OutOfMemoryError in " + app.log);
     }
 
     /**

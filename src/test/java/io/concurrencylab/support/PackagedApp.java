@@ -30,10 +30,12 @@ public final class PackagedApp implements AutoCloseable {
 
     public final int port;
     public final Process process;
+    public final Path log;
 
-    private PackagedApp(int port, Process process) {
+    private PackagedApp(int port, Process process, Path log) {
         this.port = port;
         this.process = process;
+        this.log = log;
     }
 
     /** Starts the packaged app on a free port, on the shared database with the development key, until it is ready. */
@@ -75,7 +77,7 @@ public final class PackagedApp implements AutoCloseable {
                     .redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(environment);
             Process process = builder.start();
-            PackagedApp app = new PackagedApp(port, process);
+            PackagedApp app = new PackagedApp(port, process, log);
             try {
                 app.awaitReady(Duration.ofSeconds(60));
             } catch (RuntimeException e) {
@@ -144,6 +146,13 @@ public final class PackagedApp implements AutoCloseable {
             sleep(100);
         }
         throw new IllegalStateException("not ready within " + limit);
+    }
+
+    /** How many lines of its log so far hold this text. */
+    public long logLinesWith(String text) throws IOException {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(line -> line.contains(text)).count();
+        }
     }
 
     /** Sends SIGTERM, as Kubernetes does. */
