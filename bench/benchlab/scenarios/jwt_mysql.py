@@ -1,10 +1,13 @@
 """JWT + MySQL: the token checked, then one user read by primary key (GET /{model}/users/me)."""
-from benchlab.model import InPreset, Limit, MemoryCase, Probe, Scenario
+from benchlab.model import InPreset, Limit, MemoryCase, Probe, Scenario, Variant
 
 USERS_ME = Probe("GET", "/{model}/users/me", '"email"')  # the user of the first token, whoever signed it
 
 SCENARIO = Scenario(
     "jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit=Limit.POINT_SELECT, needs_tokens=True,
+    # opt-in: the first gate on (AdmissionControl), as a pod of 0.5 CPU runs the app to answer a burst; beside the app
+    # as configured (--variants jwt-mysql=,gated) it shows what the gate costs a request
+    variants=(Variant(""), Variant("gated", (("lab.overload.admission-control", "true"),), opt_in=True)),
     # the cost rate: every model's CPU per request on the steady app near saturation, at a rate each model serves in
     # 0.5 CPU (the app at 65 to 75 % of it; its knees: 1,500 to 1,700/s at p99 50 ms). At 500/s, 3 runs of 4 s,
     # background work weighed as much as the requests: +-15 to 60 %, no model told apart. The memory search
