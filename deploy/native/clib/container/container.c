@@ -1,6 +1,7 @@
 /* The image's view of the cgroup it runs in (cgroup v1 or v2): its CPU quota and its memory limit and use, as the
  * builder's Java side asks for them (ContainerLibrary: svm_container_*). HotSpot's own cgroup code does the same for
- * a JVM; this is a small reading of the same files. A value of -1 means "no limit", -2 "cannot be read". */
+ * a JVM; this is a small reading of the same files. A value of -1 means "no limit", -2 "cannot be read".
+ * Tests point lab_container_use_proc at a fake /proc/self (its cgroup and mountinfo name the fake cgroup tree). */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <sched.h>
@@ -29,6 +30,21 @@ typedef struct {
 
 static cgroup_paths paths;
 
+/* Where /proc/self/cgroup and /proc/self/mountinfo are read from: a copy, so the caller's string may go away. */
+static char proc_dir[PATH_MAX] = "/proc/self";
+
+/* The test hook: dir stands in for /proc/self from the next svm_container_initialize on; NULL restores it. */
+void lab_container_use_proc(const char *dir) {
+  snprintf(proc_dir, sizeof(proc_dir), "%s", dir != NULL ? dir : "/proc/self");
+}
+
+/* A file of /proc/self, or of the folder the test hook named, opened for reading. */
+static FILE *open_proc(const char *name) {
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof(path), "%s/%s", proc_dir, name);
+  return fopen(path, "r");
+}
+
 long long svm_container_memory_limit_in_bytes(void);
 
 /* Whether a comma-separated list (of controllers, of mount options) holds name. */
@@ -44,7 +60,7 @@ static int listed(const char *list, const char *name) {
 
 /* The cgroup of this process for a v1 controller, or its v2 cgroup when controller is NULL (/proc/self/cgroup). */
 static int own_cgroup(const char *controller, char *out, size_t size) {
-  FILE *f = fopen("/proc/self/cgroup", "r");
+  FILE *f = open_proc("cgroup");
   if (f == NULL) {
     return 0;
   }
@@ -69,7 +85,7 @@ static int own_cgroup(const char *controller, char *out, size_t size) {
 
 /* Where the controller's hierarchy is mounted (/proc/self/mountinfo) and the folder of cgroup path in it. */
 static int locate(const char *controller, const char *cgroup, char *dir, char *root) {
-  FILE *f = fopen("/proc/self/mountinfo", "r");
+  FILE *f = open_proc("mountinfo");
   if (f == NULL) {
     return 0;
   }
