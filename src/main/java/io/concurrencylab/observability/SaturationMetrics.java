@@ -2,6 +2,7 @@ package io.concurrencylab.observability;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
@@ -50,6 +51,17 @@ public class SaturationMetrics {
     MeterBinder meterCount() {
         return registry -> Gauge.builder("lab.meters", registry, (MeterRegistry r) -> r.getMeters().size())
                 .description("Meters in the registry").register(registry);
+    }
+
+    /**
+     * {@code lab_heap_max_bytes}: the heap the runtime allows itself, as it sized it from -Xmx or from its memory
+     * (a pod's limit). The executable's memory pools report no maximum, so jvm_memory_max_bytes cannot say it.
+     */
+    @Produces
+    @Singleton
+    MeterBinder heapMax() {
+        return registry -> Gauge.builder("lab.heap.max", Runtime.getRuntime(), Runtime::maxMemory)
+                .baseUnit(BaseUnits.BYTES).description("The most heap the runtime will use").register(registry);
     }
 
     void register(@Observes Router router) {

@@ -12,8 +12,13 @@ public final class Metrics {
 
     /** The sum of every series of the metric whose labels include all the given {@code name="value"} pairs. */
     public static double sum(String metric, String... labels) {
-        return given().accept("text/plain").get("/q/metrics").asString().lines()
-                .filter(line -> line.startsWith(metric + "{"))
+        return sumIn(given().accept("text/plain").get("/q/metrics").asString(), metric, labels);
+    }
+
+    /** The same, in a scrape already read (a packaged app's). */
+    public static double sumIn(String scrape, String metric, String... labels) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(metric + "{") || line.startsWith(metric + " "))
                 .filter(line -> Arrays.stream(labels).allMatch(label -> line.contains(label)))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
