@@ -36,14 +36,22 @@ def capacity_cells(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
         return ["none told apart", capacity_text(best, env), "every model held every rate",
                 f"nothing; --loads {scenario}=search:{max(best.steps):g} finds the knees"]
     reps = repetitions(runs, scenario)
-    told, groups = [], {HELD_AT_NO_RATE: [], NOT_TOLD_APART: []}
+    told, tied, groups = [], [], {HELD_AT_NO_RATE: []}
     for c in sc[1:]:
         versus = versus_best(best, c, env, reps)
-        if versus is None or versus == HELD_AT_NO_RATE:
-            groups[versus or NOT_TOLD_APART].append(c.model)
+        if versus is None:
+            tied.append(c.model)
+        elif versus == HELD_AT_NO_RATE:
+            groups[versus].append(c.model)
         else:
             told.append(f"{c.model} {versus}")
-    return [best.model, capacity_text(best, env), joined(told, groups), what_stopped(runs, best, env)]
+    return [best_cell(best.model, tied), capacity_text(best, env), joined(told, groups), what_stopped(runs, best, env)]
+
+
+def best_cell(best: str, tied: list[str]) -> str:
+    """'virtual', or 'virtual, reactive (tied)' where the others' capacities are not told apart from the best's: the
+    highest rate alone would name a winner that the next run may not repeat."""
+    return f"{', '.join([best] + tied)} (tied)" if tied else best
 
 
 def cost_cell(costs: list[Cost]) -> str:
@@ -74,7 +82,8 @@ def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity],
     return Table("The answer", HEADERS, rows, " ".join([
         "Capacity: the highest arrival rate a model held its SLO at, up to the next step; the others as a multiple "
         "of it, with the range both intervals allow.",
-        "Not told apart: the capacities' intervals overlap"
+        "Tied: the capacities' intervals overlap"
         + (f", or one repetition puts them within x{ONE_RUN_FACTOR:g} (runs vary that much here)" if one_run else "")
-        + f"; for CPU per request, the ratio's interval reaches 1 or x{ONE_APP_FACTOR:g} (apps vary that much).",
+        + f"; CPU per request not told apart: the ratio's interval reaches 1 or x{ONE_APP_FACTOR:g} (apps vary that "
+        "much).",
         "CPU per request: the app's, on the steady app at a common rate; the details follow in tables."]))
