@@ -313,6 +313,17 @@ def test_v1_container_process_in_a_group_below_its_own(container, tmp_path):
     assert container.get("memory_limit_in_bytes") == 512 * MB
 
 
+def test_v1_a_group_that_only_starts_like_the_mount_root_is_read_at_the_mount_point(container, tmp_path):
+    """/docker/abcdef is not below a mount root of /docker/abc: its name must not be cut into "def"."""
+    host = v1_host(tmp_path, cgroup="/docker/abc", mount_root="/docker/abc")
+    write(host.memory, {"memory.limit_in_bytes": str(512 * MB)})
+    write(host.hierarchies, {"memory.limit_in_bytes": str(128 * MB)})  # above the mount point
+    cgroup = host.proc_self / "cgroup"
+    cgroup.write_text(cgroup.read_text().replace("/docker/abc", "/docker/abcdef"))
+    assert container.initialize(host.proc_self) == CONTAINERIZED
+    assert container.get("memory_limit_in_bytes") == 512 * MB
+
+
 def test_v1_container_with_its_own_cgroup_namespace(container, tmp_path):
     """/proc/self/cgroup says "/" and the mounts show "/": the container's group is the mount point."""
     host = v1_host(tmp_path, cgroup="/")

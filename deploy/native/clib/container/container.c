@@ -107,8 +107,10 @@ static int locate(const char *controller, const char *cgroup, char *dir, char *r
     }
     /* the mount shows the hierarchy from mount_root down: a container sees its own cgroup as "/" */
     size_t n = strlen(mount_root);
+    /* a group outside the mount's root (/docker/abcdef beside /docker/abc) is read at the mount point */
     const char *below = strcmp(mount_root, "/") == 0 ? cgroup
-                        : strncmp(cgroup, mount_root, n) == 0 ? cgroup + n : "";
+                        : strncmp(cgroup, mount_root, n) == 0 && (cgroup[n] == '/' || cgroup[n] == '\0') ? cgroup + n
+                        : "";
     snprintf(root, PATH_MAX, "%s", mount_point);
     snprintf(dir, PATH_MAX, "%s%s", mount_point, below);
     found = 1;
