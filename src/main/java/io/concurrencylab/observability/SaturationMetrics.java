@@ -1,5 +1,6 @@
 package io.concurrencylab.observability;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -12,6 +13,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Set;
 
 /**
@@ -37,7 +40,7 @@ public class SaturationMetrics {
             "cache_gets_total", "lab_cache_remote_total",
             "jvm_threads_live_threads", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum",
             "jvm_gc_memory_allocated_bytes_total", "jvm_compilation_time_ms_total",
-            "jvm_memory_used_bytes", "jvm_gc_live_data_size_bytes", "lab_meters");
+            "jvm_memory_used_bytes", "jvm_gc_live_data_size_bytes", "lab_meters", "lab_gc_time_seconds_total");
 
     private final PrometheusMeterRegistry registry;
 
@@ -62,6 +65,19 @@ public class SaturationMetrics {
     MeterBinder heapMax() {
         return registry -> Gauge.builder("lab.heap.max", Runtime.getRuntime(), Runtime::maxMemory)
                 .baseUnit(BaseUnits.BYTES).description("The most heap the runtime will use").register(registry);
+    }
+
+    /**
+     * {@code lab_gc_time_seconds_total}: the collectors' own time so far. The executable's collectors send no
+     * notifications, so Micrometer's jvm_gc_pause stays empty there; this is its GC share's source.
+     */
+    @Produces
+    @Singleton
+    MeterBinder gcTime() {
+        return registry -> FunctionCounter.builder("lab.gc.time", ManagementFactory.getGarbageCollectorMXBeans(),
+                collectors -> collectors.stream().mapToLong(GarbageCollectorMXBean::getCollectionTime)
+                        .filter(millis -> millis > 0).sum() / 1000.0)
+                .baseUnit("seconds").description("Time the garbage collectors took so far").register(registry);
     }
 
     void register(@Observes Router router) {

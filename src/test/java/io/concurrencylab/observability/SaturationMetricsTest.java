@@ -33,5 +33,6 @@ class SaturationMetricsTest {
         assertTrue(Double.parseDouble(meters.group(1)) > 10, meters.group());
         assertTrue(scrape.contains("jvm_memory_used_bytes{area=\"heap\""), scrape);
         assertTrue(scrape.contains("jvm_gc_live_data_size_bytes"), scrape);
+        assertTrue(scrape.contains("lab_gc_time_seconds_total"), scrape);
     }
 }

@@ -1,0 +1,28 @@
+"""The sampler's reading of the app's /lab/saturation: the series it sums into its columns."""
+from benchlab.run.measure.sampler import metric_values
+
+JVM = """# TYPE jvm_gc_pause_seconds summary
+jvm_gc_pause_seconds_count{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 12.0
+jvm_gc_pause_seconds_sum{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 0.25
+jvm_gc_pause_seconds_sum{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"} 0.5
+# TYPE lab_gc_time_seconds counter
+lab_gc_time_seconds_total 0.8
+"""
+# The executable: its collectors report their time, but Micrometer's pause timer has no series.
+NATIVE = """# TYPE lab_gc_time_seconds counter
+lab_gc_time_seconds_total 1.5
+# TYPE jvm_memory_used_bytes gauge
+jvm_memory_used_bytes{area="heap",id="young generation space"} 1048576.0
+jvm_memory_used_bytes{area="nonheap",id="metaspace"} 2048.0
+"""
+
+
+def test_the_jvms_gc_pauses_come_from_micrometers_pause_timer():
+    values = metric_values(JVM)
+    assert values["gc_pause_seconds"] == 0.75 and values["gc_pause_count"] == 12.0
+
+
+def test_the_executables_gc_pauses_come_from_its_collectors_time():
+    values = metric_values(NATIVE)
+    assert values["gc_pause_seconds"] == 1.5 and "gc_pause_count" not in values
+    assert values["heap_used_bytes"] == 1048576.0
