@@ -26,7 +26,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PackagedApp implements AutoCloseable {
 
-    public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /**
+     * HTTP/1.1, as k6 and the kubelet's probes speak it. Java's default upgrades each new connection to h2c; one
+     * request of a fresh app then timed out at 10 s in CI, once, and never here. A test that means h2c takes H2C.
+     */
+    public static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** Java's default: each new connection upgraded to HTTP/2 in clear text (h2c). */
+    public static final HttpClient H2C = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public final int port;
     public final Process process;
@@ -124,28 +132,36 @@ public final class PackagedApp implements AutoCloseable {
     }
 
     public HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return send(HTTP, request);
+    }
+
+    public HttpResponse<String> send(HttpClient client, HttpRequest.Builder request)
+            throws IOException, InterruptedException {
+        return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     public void awaitReady(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
+        String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("exited with " + process.exitValue() + " before it was ready");
             }
             try {
-                if (get("/q/health/ready").statusCode() == 200) {
+                HttpResponse<String> ready = get("/q/health/ready");
+                if (ready.statusCode() == 200) {
                     return;
                 }
+                last = ready.statusCode() + " " + ready.body().replaceAll("\\s+", " ");
             } catch (IOException e) {
-                // not listening yet
+                last = e.toString(); // not listening yet, or the probe timed out
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
             sleep(100);
         }
-        throw new IllegalStateException("not ready within " + limit);
+        throw new IllegalStateException("not ready within " + limit + "; the last probe: " + last);
     }
 
     /** How many lines of its log so far hold this text. */
