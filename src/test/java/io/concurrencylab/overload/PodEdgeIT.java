@@ -2,6 +2,7 @@ package io.concurrencylab.overload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * The packaged app at a pod's edge, within 0.5 CPU and a 128 MB heap ({@link Pod}), under two bursts of JWT + MySQL
  * requests that k6 offers (k6/burst.js) far past what such a pod serves:
  * <ul>
- * <li><b>shed</b>: 3,000/s with 1 s to answer, on an app warmed at a moderate load. At most 1 % of what k6 sent may go
- * unanswered: a 503 or a refused connection is an answer.</li>
+ * <li><b>shed</b>: 3,000/s with 1 s to answer, on an app warmed at a moderate load until it serves it whole. At most
+ * 1 % of what k6 sent may go unanswered: a 503 or a refused connection is an answer.</li>
  * <li><b>flood</b>: 6,000/s offered, on an app started seconds before, as a new replica meets it.</li>
  * </ul>
  * After each: no wrong answer, no OutOfMemoryError in the log, ready again within 5 s, and live. {@code PodFaultsIT}
@@ -34,6 +35,7 @@ class PodEdgeIT {
 
     static final Duration READY_AGAIN = Duration.ofSeconds(5);
     static final double MAX_UNANSWERED = 0.01;
+    static final int WARM_UP_ROUNDS = 5;
     static final Path TOKENS = Path.of("target", "pod-edge-tokens.txt");
 
     static Pod pod;
@@ -54,8 +56,7 @@ class PodEdgeIT {
     @Test
     void aWarmedPodShedsWhatItCannotServe() throws Exception {
         try (PackagedApp app = PackagedApp.start("pod-edge-shed", Map.of(), pod)) {
-            Burst warmUp = Burst.run(app, "pod-edge-warm-up", 200, "30s", "1s");
-            assertEquals(0, warmUp.wrong(), "wrong answers while warming up: " + warmUp);
+            Burst warmUp = warmUp(app);
             Burst shed = Burst.run(app, "pod-edge-shed-burst", 3000, "15s", "1s");
             long readyAfter = awaitReady(app);
             System.out.printf("pod edge, shed: warm-up %s; burst %s; ready again after %d ms%n", warmUp, shed,
@@ -75,6 +76,23 @@ class PodEdgeIT {
             assertEquals(0, flood.wrong(), "wrong answers: " + flood);
             assertNoOutOfMemory(app);
         }
+    }
+
+    /**
+     * Rounds of 20 s at 200/s until one is served whole, all but 1 %: within 0.5 CPU a jar's JIT may hold most of the
+     * CPU for over a minute, and a burst on an app still compiling measures its warm-up, not its shedding.
+     */
+    private static Burst warmUp(PackagedApp app) throws Exception {
+        Burst round = null;
+        for (int n = 1; n <= WARM_UP_ROUNDS; n++) {
+            round = Burst.run(app, "pod-edge-warm-up-" + n, 200, "20s", "1s");
+            assertEquals(0, round.wrong(), "wrong answers while warming up: " + round);
+            if (round.served() >= (1 - MAX_UNANSWERED) * round.sent()) {
+                System.out.printf("pod edge, warm after %d rounds of 20 s%n", n);
+                return round;
+            }
+        }
+        return fail("not warm after " + WARM_UP_ROUNDS + " rounds of 20 s; the last: " + round);
     }
 
     /**
