@@ -14,7 +14,10 @@ from benchlab.report.soak import Soaks
 from benchlab.results import soak
 from benchlab.results.environment import Environment, SearchRecord, SoakRecord
 from benchlab.run.measure import sampler
+from benchlab.run.measure import soak as measure_soak
 from benchlab.run.measure.soak import nmt_areas
+from benchlab.run.provision.containers import ContainerNativeRuntime
+from benchlab.run.provision.host import JvmRuntime, NativeRuntime
 from benchlab.run.measure.steps import Steps
 from benchlab.run.state import BenchState
 from conftest import make_config
@@ -72,7 +75,7 @@ class RecordingK6:
     def __init__(self):
         self.measured = []
 
-    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, jcmd=None, connections=None):
+    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, jcmd=None, nmt_note="", connections=None):
         self.measured.append((run, jcmd, connections))
         return fake_row(run)
 
@@ -86,7 +89,8 @@ def soak_steps(tmp_path, searches):
         state.env.append("searches", record)
     k6 = RecordingK6()
     block = SimpleNamespace(app=None, probe=None, base_url="http://app", tokens_file=None, db_url=
-                            "jdbc:mysql://127.0.0.1:34285/lab", jcmd="/jdk/bin/jcmd", broken={})
+                            "jdbc:mysql://127.0.0.1:34285/lab", jcmd="/jdk/bin/jcmd", nmt_note="",
+                            broken={})
     return Steps(state, k6, {}), plan.runs[-1], block, k6
 
 
@@ -150,27 +154,71 @@ def test_failures_that_start_late_are_a_suspect_from_zero():
     assert failed.first == 0 and failed.share is None and failed.suspect
 
 
-NMT_DIFF = """
+# What `jcmd PID VM.native_memory summary` prints, cut short: the JVM's, then an executable's (GraalVM 25).
+NMT_JVM = """
 Native Memory Tracking:
 
-Total: reserved=7776656KB +26527KB, committed=482228KB -3833KB
+Total: reserved=7742316KB, committed=484172KB
+       malloc: 18424KB #47144, peak=18446KB #45831
+       mmap:   reserved=7723892KB, committed=465748KB
 
 -                 Java Heap (reserved=6172672KB, committed=393216KB)
-                            (mmap: reserved=6172672KB, committed=393216KB)
+                            (mmap: reserved=6172672KB, committed=393216KB, at peak)
 
--                     Class (reserved=1048794KB +11KB, committed=1498KB +11KB)
-                            (classes #2943)
+-                    Thread (reserved=60629KB, committed=5285KB)
+                            (threads #59)
+"""
+NMT_EXECUTABLE = """
+Native memory tracking
 
--                    Thread (reserved=60629KB +33916KB, committed=5285KB +3556KB)
-                            (threads #59 +33)
+Total
+    (reserved=33566236KB, committed=122328KB)
+    (malloc=11804KB, count=16801)
+    (mmap: reserved=33554432KB, committed=110524KB)
+Image Heap
+    (reserved=68544KB, committed=68032KB)
+Unsafe
+    (reserved=826KB, committed=826KB)
+Serviceability)
+    (reserved=0KB, committed=0KB)
 """
 
 
-def test_native_memory_tracking_is_read_per_area_with_its_change():
-    areas = nmt_areas(NMT_DIFF)
-    assert areas["Total"] == [470.9, -3.7]
-    assert areas["Java Heap"] == [384.0, 0.0] and areas["Thread"] == [5.2, 3.5]
+def test_native_memory_tracking_is_read_per_area_on_the_jvm_and_the_executable():
+    assert nmt_areas(NMT_JVM) == {"Total": 472.8, "Java Heap": 384.0, "Thread": 5.2}
+    assert nmt_areas(NMT_EXECUTABLE) == {"Total": 119.5, "Image Heap": 66.4, "Unsafe": 0.8, "Serviceability": 0.0}
     assert nmt_areas("Native memory tracking is not enabled") == {}
+
+
+def test_a_soak_keeps_both_summaries_and_each_area_s_change(tmp_path, monkeypatch):
+    summaries = iter([NMT_EXECUTABLE, NMT_EXECUTABLE.replace("826KB", "3898KB")])
+    monkeypatch.setattr(measure_soak, "jcmd_out", lambda *command: next(summaries))
+    nmt = measure_soak.NativeMemory("jcmd", 42, str(tmp_path), "native-soak-virtual")
+    nmt.start()
+    areas = nmt.change()
+    assert areas["Unsafe"] == [3.8, 3.0] and areas["Image Heap"] == [66.4, 0.0] and nmt.note == ""
+    assert sorted(p.name for p in (tmp_path / "nmt").iterdir()) == ["native-soak-virtual-end.txt",
+                                                                    "native-soak-virtual-start.txt"]
+
+
+def test_nmt_off_is_said_and_nothing_is_recorded(tmp_path, monkeypatch):
+    monkeypatch.setattr(measure_soak, "jcmd_out", lambda *command: "Unknown argument 'scale' in diagnostic command")
+    nmt = measure_soak.NativeMemory("jcmd", 42, str(tmp_path), "jvm-soak-virtual")
+    nmt.start()
+    assert nmt.change() is None and nmt.note.startswith("not tracked: jcmd VM.native_memory summary gave no areas")
+
+
+def test_nmt_is_read_where_jcmd_can_and_an_executable_without_it_is_left_alone(tmp_path):
+    with_jcmd, without = tmp_path / "with-runner", tmp_path / "without-runner"
+    with_jcmd.write_bytes(b"\x7fELF ... VM.native_memory ...")
+    without.write_bytes(b"\x7fELF ...")
+    jcmd = "/jdk/bin/jcmd"
+    assert measure_soak.reader(JvmRuntime(), "/jdk", str(tmp_path)) == {"jcmd": jcmd}
+    assert measure_soak.reader(NativeRuntime({"native_exe": str(with_jcmd)}), "/jdk", str(tmp_path)) == \
+        {"jcmd": jcmd}
+    note = measure_soak.reader(NativeRuntime({"native_exe": str(without)}), "/jdk", str(tmp_path))["nmt_note"]
+    assert "-Dquarkus.native.monitoring=nmt,jcmd" in note
+    assert "container" in measure_soak.reader(ContainerNativeRuntime(), "/jdk", str(tmp_path))["nmt_note"]
 
 
 def test_connections_are_counted_by_the_remote_port_established_only():

@@ -97,8 +97,8 @@ class Soaks:
                 rows.append([label(r, self.several), area, Fixed(committed, 1), f"{change:+.1f}", ""])
         return Table("Soak native memory: NMT's areas from the start to the end",
                      ["model", "area", "committed MB at the end", "change MB", "note"], rows,
-                     f"The JVM's Native Memory Tracking (summary), from the soak's start to its end: the total and the "
-                     f"{NMT_AREAS} areas that grew most.")
+                     f"Native Memory Tracking's summary (the JVM's, or an executable's built with NMT and jcmd), from "
+                     f"the soak's start to its end: the total and the {NMT_AREAS} areas that grew most.")
 
     def charts(self) -> list[str]:
         """Each series over the soak, 10 s means, a line per model."""

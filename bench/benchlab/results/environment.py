@@ -138,7 +138,7 @@ class SoakRecord:
     minutes: float
     series: dict[str, list]  # column (sampler.py's) -> one value per second (None: not read), "at" the epoch second
     nmt: dict[str, list[float]] | None = None  # NMT area -> [committed MB at the end, its change since the start]
-    nmt_note: str = ""  # why there is no NMT: a native executable, jcmd failed
+    nmt_note: str = ""  # why there is no NMT: an executable built without it, a container, jcmd failed
 
     @classmethod
     def from_json(cls, data: dict) -> SoakRecord:

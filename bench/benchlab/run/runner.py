@@ -14,7 +14,7 @@ from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
 from benchlab.results.environment import Environment, RuntimeInfo
 from benchlab.plan import heap_search
-from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler
+from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler, soak
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
@@ -259,7 +259,7 @@ class Bench:
 
         first_row = len(self.state.rows)
         on = Block(app, probe, self.state.base_url, up.tokens_file, restart, up.db_url,
-                   jcmd=os.path.join(home, "bin", "jcmd") if on_host_jvm else None)
+                   **soak.reader(rt, home, ROOT) if SCENARIOS[scenario].soaks else {})
         steps.warm_up(on, block[0], "warmup")
         steps.run_plan(block, on)
         if getattr(rt, "records_jfr", False):

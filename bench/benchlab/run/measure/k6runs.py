@@ -121,12 +121,12 @@ class K6Runs:
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1,
-                jcmd: str | None = None, connections: dict[str, int] | None = None) -> RunRow:
+                jcmd: str | None = None, nmt_note: str = "", connections: dict[str, int] | None = None) -> RunRow:
         """k6 at the run's load for its settling seconds (model.settle_s) and then the run's seconds, the sampler (and
         profiler) beside it; `services`: our processes whose CPU is sampled too. Its figures are those of the requests
         that started after the settling seconds; a second measurement keeps its files beside the first's. A soak also
-        samples the app's `connections` (column -> remote port), tracks its native memory with `jcmd` (a host JVM's)
-        and is recorded whole in results.json."""
+        samples the app's `connections` (column -> remote port), tracks its native memory with `jcmd` (or says why not,
+        `nmt_note`) and is recorded whole in results.json."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for service, proc in services.items():
@@ -135,9 +135,9 @@ class K6Runs:
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{name}.csv"), others,
                               connections=connections if soaking else None)
-        nmt = soak.NativeMemory(jcmd, probe.pid if probe is not None else None)
+        nmt = soak.NativeMemory(jcmd, probe.pid if probe is not None else None, self.state.out, name, nmt_note)
         if soaking:
-            nmt.baseline()
+            nmt.start()
         k6_csv = os.path.join(self.state.out, "k6", f"{name}.csv.gz")
         profiled = self.profiler is not None and run.runtime in self.host_jvms and probe is not None
         if profiled:

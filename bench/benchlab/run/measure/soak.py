@@ -1,50 +1,87 @@
-"""A soak's own measurements beside its k6 run: Native Memory Tracking's baseline at its start and each area's change
-at its end (an app on the host JVM, started with jvm.NMT), and the per-second series results.json keeps."""
+"""A soak's own measurements beside its k6 run: Native Memory Tracking's areas at its start and at its end (an app on
+the host JVM, started with jvm.NMT, or an executable built with NMT and jcmd), and the per-second series results.json
+keeps."""
 from __future__ import annotations
 
+import mmap
+import os
 import re
 
 from benchlab.model import PlannedRun
 from benchlab.results.environment import SoakRecord
 from benchlab.run.measure.sampler import CONNECTIONS
+from benchlab.run.provision.host import JvmRuntime, NativeRuntime
 from benchlab.run.provision.jvm import jcmd_out
 
 # The sampler's columns a soak keeps, one value per second: what may grow over minutes (results/soak.py's series).
 KEPT = ("at", "app_cpu_pct", "rss_mb", "heap_used_bytes", "live_data_bytes", "gc_pause_seconds", "os_threads",
         "meters", *CONNECTIONS)
-AREA = re.compile(r"^-\s+(.+?) \(reserved=\d+KB(?: [+-]\d+KB)?, committed=(\d+)KB(?: ([+-]\d+)KB)?\)", re.M)
-TOTAL = re.compile(r"^Total: reserved=\d+KB(?: [+-]\d+KB)?, committed=(\d+)KB(?: ([+-]\d+)KB)?", re.M)
+# An area and its committed memory in `jcmd PID VM.native_memory summary` (KB, both runtimes' default): the JVM's
+# "- Thread (reserved=..KB, committed=..KB)" and "Total: reserved=..", an executable's "Thread" with "(reserved=.." on
+# the next line. Indented lines are an area's details.
+AREA = re.compile(r"^(?:-[ \t]*)?([A-Za-z][^\n(:]*?)\)?:?\s*\(?reserved=\d+KB, committed=(\d+)KB", re.M)
+# What an executable holds only when it was built with jcmd support: the command that reads NMT.
+JCMD_IN_EXECUTABLE = b"VM.native_memory"
+NATIVE_BUILD_HINT = "build it with ./mvnw package -Dnative -Dquarkus.native.monitoring=nmt,jcmd"
 
 
-def nmt_areas(diff: str) -> dict[str, list[float]]:
-    """`jcmd PID VM.native_memory summary.diff scale=KB`: area -> [committed MB, its change since the baseline MB],
-    the total first; {} where NMT is off."""
-    found = [("Total", *m.groups()) for m in TOTAL.finditer(diff)] + [m.groups() for m in AREA.finditer(diff)]
-    return {name: [round(int(committed) / 1024, 1), round(int(change or 0) / 1024, 1)]
-            for name, committed, change in found}
+def nmt_areas(summary: str) -> dict[str, float]:
+    """`jcmd PID VM.native_memory summary`: area -> committed MB, the total first; {} where NMT is off."""
+    return {name: round(int(committed) / 1024, 1) for name, committed in AREA.findall(summary)}
+
+
+def has_jcmd_support(executable: str) -> bool:
+    """Whether a native executable answers jcmd: one built without it takes jcmd's SIGQUIT as a signal to quit."""
+    with open(executable, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as image:
+        return image.find(JCMD_IN_EXECUTABLE) != -1
+
+
+def reader(rt, java_home: str, root: str) -> dict:
+    """How a soak reads the app's NMT on this runtime: the `jcmd` of this host's JDK (a host JVM started with jvm.NMT,
+    or an executable that answers jcmd, whose NMT is always on), else `nmt_note`, why not."""
+    jcmd = os.path.join(java_home, "bin", "jcmd")
+    if isinstance(rt, JvmRuntime):
+        return dict(jcmd=jcmd)
+    if isinstance(rt, NativeRuntime):
+        if has_jcmd_support(rt.runner(root)):
+            return dict(jcmd=jcmd)
+        return dict(nmt_note=f"not tracked: the executable has no NMT or jcmd; {NATIVE_BUILD_HINT}")
+    return dict(nmt_note="not tracked: in a container (NMT needs jcmd on this host)")
 
 
 class NativeMemory:
-    """NMT over a soak: a baseline once the run starts, the change per area once it ends (jcmd of the app's JDK)."""
+    """NMT over a soak: each area's committed memory at its start and at its end, read by the host JDK's `jcmd`. Each
+    summary is kept in `out` (nmt/NAME-start.txt, -end.txt). `note`: why there is none."""
 
-    def __init__(self, jcmd: str | None, pid: int | None):
+    def __init__(self, jcmd: str | None, pid: int | None, out: str, name: str, note: str = ""):
         self.jcmd, self.pid = jcmd, pid
-        self.note = "" if jcmd and pid else "not tracked: a native executable or a container (NMT needs jcmd)"
+        self.path = os.path.join(out, "nmt", name)
+        self.note = note or ("" if jcmd and pid else "not tracked: no process of the app on this host")
+        self.first: dict[str, float] = {}
 
-    def baseline(self) -> None:
+    def read(self, when: str) -> dict[str, float]:
+        summary = jcmd_out(self.jcmd, self.pid, "VM.native_memory", "summary")
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        with open(f"{self.path}-{when}.txt", "w") as f:
+            f.write(summary)
+        return nmt_areas(summary)
+
+    def start(self) -> None:
         if self.note:
             return
-        out = jcmd_out(self.jcmd, self.pid, "VM.native_memory", "baseline")
-        if "Baseline taken" not in out and "Baseline succeeded" not in out:
-            self.note = f"not tracked: jcmd VM.native_memory baseline said {out.strip().splitlines()[-1:]}"
+        self.first = self.read("start")
+        if not self.first:
+            self.note = f"not tracked: jcmd VM.native_memory summary gave no areas ({self.path}-start.txt)"
 
     def change(self) -> dict[str, list[float]] | None:
+        """Area -> [committed MB at the end, its change since the start MB]."""
         if self.note:
             return None
-        areas = nmt_areas(jcmd_out(self.jcmd, self.pid, "VM.native_memory", "summary.diff", "scale=KB"))
-        if not areas:
-            self.note = "not tracked: jcmd VM.native_memory summary.diff gave no areas"
-        return areas or None
+        last = self.read("end")
+        if not last:
+            self.note = f"not tracked: jcmd VM.native_memory summary gave no areas at the end ({self.path}-end.txt)"
+            return None
+        return {area: [mb, round(mb - self.first.get(area, 0.0), 1)] for area, mb in last.items()}
 
 
 def record(run: PlannedRun, rows: list[dict], nmt: NativeMemory, areas: dict | None) -> SoakRecord:

@@ -40,7 +40,8 @@ class Block:
     tokens_file: str | None
     restart: object  # n -> (app, probe); None for --target
     db_url: str | None
-    jcmd: str | None = None  # the app's JDK's jcmd, where the app is a JVM on this host (a soak's native memory)
+    jcmd: str | None = None  # this host's jcmd, where it can read the app's native memory (a soak's NMT)
+    nmt_note: str = ""  # why it cannot, if it cannot
     restarts: int = 0
     broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
 
@@ -226,7 +227,8 @@ class Steps:
         drained = self.drain(run, block) if block.app is not None else 0.0
         if SCENARIOS[run.scenario].inserts_reports and block.db_url:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
-        soak = dict(jcmd=block.jcmd, connections=self.connections(block)) if run.load.kind == LoadKind.SOAK else {}
+        soak = dict(jcmd=block.jcmd, nmt_note=block.nmt_note, connections=self.connections(block)) \
+            if run.load.kind == LoadKind.SOAK else {}
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt, **soak)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
         row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
