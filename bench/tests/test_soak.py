@@ -262,3 +262,12 @@ def test_the_soak_sections_chart_each_series_and_list_native_memory():
     assert len(sections[0].charts) == 1 and "RSS" in sections[0].charts[0]
     assert sections[1].table.text_rows == [["virtual", "-", "-", "-", "not tracked"]]
     assert soak_report([]).answer_table() is None and soak_report([]).sections() == []
+
+
+def test_native_memory_lists_the_total_and_only_the_areas_that_grew():
+    record, win = made_up()
+    record = dataclasses.replace(record, nmt={"Total": [160.0, 37.5], "Java Heap": [82.5, 37.5],
+                                              "Image Heap": [66.4, 0.0], "Unsafe": [0.9, -0.1], "JFR": [10.3, 0.2]})
+    rows = soak_report([(record, win)]).nmt_table().text_rows
+    assert [row[1:4] for row in rows] == [["Total", "160.0", "+37.5"], ["Java Heap", "82.5", "+37.5"],
+                                          ["JFR", "10.3", "+0.2"]]

@@ -92,13 +92,14 @@ class Soaks:
                 rows.append([label(r, self.several), "-", "-", "-", r.nmt_note or "not tracked"])
                 continue
             total = r.nmt.get("Total")
-            areas = sorted(((a, v) for a, v in r.nmt.items() if a != "Total"), key=lambda item: -item[1][1])
+            grew = [(area, v) for area, v in r.nmt.items() if area != "Total" and v[1] > 0]
+            areas = sorted(grew, key=lambda item: -item[1][1])
             for area, (committed, change) in ([("Total", total)] if total else []) + areas[:NMT_AREAS]:
                 rows.append([label(r, self.several), area, Fixed(committed, 1), f"{change:+.1f}", ""])
         return Table("Soak native memory: NMT's areas from the start to the end",
                      ["model", "area", "committed MB at the end", "change MB", "note"], rows,
                      f"Native Memory Tracking's summary (the JVM's, or an executable's built with NMT and jcmd), from "
-                     f"the soak's start to its end: the total and the {NMT_AREAS} areas that grew most.")
+                     f"the soak's start to its end: the total and the {NMT_AREAS} areas that grew most, of those that grew.")
 
     def charts(self) -> list[str]:
         """Each series over the soak, 10 s means, a line per model."""
