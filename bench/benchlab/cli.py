@@ -1,5 +1,6 @@
 """bench/run: arguments and presets, then plan -> run -> results -> report. See bench/README.md."""
 import argparse
+import math
 import os
 import re
 import shlex
@@ -125,6 +126,8 @@ def add_runtime_options(p):
     p.add_argument("--base-image", help="base image for the container runtimes")
     p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs (0.5, 2), "
                    "or 'none' for the whole machine (default: 0.5)")
+    p.add_argument("--target-load", metavar="RATE", default="5000", help="where runtimes are compared: the load "
+                   "in requests/s that the report sizes each runtime's replicas, cores and GB for (default 5000)")
     p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
                    "(default 10; 100 is the kubelet's)")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
@@ -185,6 +188,7 @@ def parse_args(argv) -> Config:
     fill_in(args, preset.defaults(compared))
     fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
     args.app_cpus = app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
+    args.target_load = target_load(p, args.target_load)
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     args.jvm_args = tuple(shlex.split(args.jvm_args))
@@ -355,6 +359,17 @@ def app_cpus(p, given, cores: int, target: bool) -> float | None:
     if not 0 < cpus <= cores:
         p.error(f"--app-cpus {given}: more than 0 and at most this machine's {cores} CPUs")
     return cpus
+
+
+def target_load(p, given: str) -> float:
+    """--target-load: a rate above 0."""
+    try:
+        rate = float(given)
+    except ValueError:
+        rate = math.nan
+    if not 0 < rate < math.inf:
+        p.error(f"--target-load {given}: a rate in requests/s above 0 (5000)")
+    return rate
 
 
 def check_start_up(p, args):

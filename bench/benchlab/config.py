@@ -93,6 +93,7 @@ class Config:
     jvm_args: tuple[str, ...]
     app_cpus: float | None  # the app's CPU budget, in CPUs (run/provision/budget.py); None: the whole machine
     app_cpu_period: float  # its quota's period, ms
+    target_load: float  # requests/s the report sizes each runtime's replicas for, where runtimes are compared
     native_exe: str | None
     cpus: str | None
     memory: str | None

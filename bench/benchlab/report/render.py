@@ -13,6 +13,7 @@ from benchlab.formatting import Code, Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
 from benchlab.report import breakdown, footprint, memory, steady
 from benchlab.report.answer import answer_table
+from benchlab.report.decision import decision_table
 from benchlab.report.capacity import capacity_table
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
@@ -211,6 +212,8 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
     costs = cost.costs(runs)
     out = []
+    if (decided := decision_table(runs, env, caps)) is not None:
+        out.append(Section(decided.title, decided, answer=True))
     if (answer := answer_table(runs, env, caps, costs)) is not None:
         out.append(Section("The answer", answer, charts=capacity_chart(caps, env), answer=True))
     if (memory_answer := memory.answer_table(env)) is not None:

@@ -307,6 +307,7 @@ class Environment(Facts):
     jwt: str = fact(setting=True, config="jwt")
     app_cpus: float | None = fact(setting=True, config="app_cpus", missing=None)  # the CPU budget asked (--app-cpus)
     app_cpu_budget: str | None = fact(setting=True, missing=None)  # how it was applied, or why it could not be
+    target_load: float = fact(config="target_load", missing=5000.0)  # the load the decision table sizes replicas for
     database: str = fact(setting=True, config="database")
     target: str | None = fact(setting=True, config="target")
     pinning: str = fact(setting=True, missing=None)

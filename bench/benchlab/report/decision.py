@@ -1,0 +1,80 @@
+"""Where runtimes are compared, the report's first screen: per scenario and runtime, one replica at the run's CPU budget
+(its best model's capacity at the SLO, its RSS under load, its first answer, its time to steady), what a core and a GB
+of it serve, and the replicas, cores and GB a target load (--target-load) needs, with the range its capacity allows."""
+from __future__ import annotations
+
+import math
+import re
+
+import pandas as pd
+
+from benchlab.formatting import Fixed
+from benchlab.report.capacity import capacity_text, unbounded
+from benchlab.report.footprint import cold_start_summaries, rss_under_load, time_to_steady
+from benchlab.report.layout import Table
+from benchlab.results import slo
+from benchlab.results.environment import Environment
+from benchlab.scenarios import SCENARIOS
+
+HEADERS = ["scenario", "runtime", "best model", "capacity at the SLO", "RSS under load MB", "first answer",
+           "time to steady", "per core", "per GB of RSS", "replicas", "cores", "GB of RSS"]
+LABEL = re.compile(r"^(.*) \((.+)\)$")  # "virtual (native)": the model and its runtime, as render labels them
+
+
+def replicas(target: float, c: slo.Capacity, env: Environment) -> tuple[int, int | None, int]:
+    """Replicas for the target load: (fewest the interval allows, at the capacity, most); None in the middle where the
+    capacity is unbounded (then the fewest is 1: any higher rate may hold)."""
+    most = math.ceil(target / c.rate)
+    if unbounded(c, env):
+        return 1, None, most
+    return math.ceil(target / c.high), most, math.ceil(target / c.low)
+
+
+def spread(fewest: int, point: int | None, most: int, unit: float = 1.0) -> str:
+    """'12 (9 to 15)', '6.0 (4.5 to 7.5)' for cores, or 'at most 8' where the capacity was not bounded."""
+    text = (lambda n: f"{n * unit:g}") if unit == 1.0 else (lambda n: f"{n * unit:.1f}")
+    if point is None:
+        return f"at most {text(most)}"
+    return text(point) if fewest == most else f"{text(point)} ({text(fewest)} to {text(most)})"
+
+
+def best_per_runtime(caps: list[slo.Capacity], scenario: str) -> dict[str, slo.Capacity]:
+    """Each runtime's model of the highest capacity in a scenario."""
+    best: dict[str, slo.Capacity] = {}
+    for c in caps:
+        m = LABEL.match(c.model)
+        if c.scenario == scenario and m and (m.group(2) not in best or c.rate > best[m.group(2)].rate):
+            best[m.group(2)] = c
+    return best
+
+
+def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> Table | None:
+    """None unless two runtimes or more were measured."""
+    if runs.runtime.nunique() < 2:
+        return None
+    target = env.target_load
+    cpus = env.app_cpus or env.cores
+    rows = []
+    for scenario in SCENARIOS:
+        for runtime, c in best_per_runtime(caps, scenario).items():
+            info = env.runtime_info.get(runtime)
+            first = cold_start_summaries(info.cold_starts)["first_request_s"].get("median") if info else None
+            steady = time_to_steady(((info.warmup_curve or {}).get("ok_per_s") or []) if info else [])
+            rss = rss_under_load(runs, runtime)
+            row = [scenario, runtime, LABEL.match(c.model).group(1), capacity_text(c, env), Fixed(rss, 0),
+                   "-" if first is None else f"{first:.2f} s",
+                   "-" if steady.seconds is None else f"{steady.seconds} s"]
+            if not c.rate:
+                rows.append(row + ["none held"] + ["-"] * 4)
+                continue
+            n = replicas(target, c, env)
+            gb = rss / 1024 if rss else None
+            rows.append(row + [f"{c.rate / cpus:,.0f}/s", "-" if gb is None else f"{c.rate / gb:,.0f}/s", spread(*n),
+                               spread(*n, unit=cpus), "-" if gb is None else spread(*n, unit=gb)])
+    if not rows:
+        return None
+    return Table(f"Runtimes for {target:,.0f} requests/s", HEADERS, rows, " ".join([
+        f"One replica: the app within {cpus:g} CPU, its best model; capacity as in the answer below.",
+        "First answer: the median cold start; time to steady: to 90 % of a fresh replica's steady throughput.",
+        f"Replicas for {target:,.0f}/s at the scenario's SLO (--target-load), with the range the capacity's interval "
+        "allows. GB: the replicas' RSS under load, as no memory limit was set."]))

@@ -1,0 +1,67 @@
+"""The decision table: per runtime, one replica's capacity, memory, start and warm-up, and the replicas, cores and GB a
+target load needs; --target-load's checks."""
+import pandas as pd
+import pytest
+
+from benchlab import cli
+from benchlab.report.decision import decision_table, replicas, spread
+from benchlab.results.slo import Capacity
+from conftest import environment
+
+STEPS = (200.0, 420.0, 600.0, 840.0, 1000.0, 1400.0, 1700.0, 2000.0)
+
+
+def starts(*seconds):
+    return [{"first_request_s": s, "quarkus_started_s": s, "rss_mb": 100.0} for s in seconds]
+
+
+def capacity(model, rate, low, high):
+    return Capacity("jwt-mysql", model, rate, low, high, STEPS)
+
+
+def compared(**facts):
+    env = environment(app_cpus=0.5, cores=2, target_load=5000.0, runtime_info={
+        "jvm": {"cold_starts": starts(4.8, 5.0, 4.9), "command": "jvm",
+                "warmup_curve": {"ok_per_s": [100] * 20 + [1000] * 40, "load": "jwt-mysql"}},
+        "native": {"cold_starts": starts(0.26, 0.27, 0.28), "command": "native",
+                   "warmup_curve": {"ok_per_s": [400] * 60, "load": "jwt-mysql"}}}, **facts)
+    runs = pd.DataFrame({"runtime": ["jvm", "jvm", "native", "native"], "rss_peak_mb": [401.0, 390.0, 226.0, 210.0]})
+    caps = [capacity("virtual (jvm)", 1700, 1400, 2000), capacity("reactive (jvm)", 1200, 1000, 1400),
+            capacity("virtual (native)", 840, 600, 1000), capacity("worker (native)", 0, 0, 200)]
+    return decision_table(runs, env, caps)
+
+
+def test_each_runtime_s_best_model_is_sized_for_the_target_load_with_its_range():
+    table = compared()
+    rows = {row[1]: row for row in table.text_rows}
+    assert list(rows) == ["jvm", "native"] and table.title == "Runtimes for 5,000 requests/s"
+    # 5,000/s over 1,700/s: 3 replicas; the interval 1,400 to 2,000 allows 3 to 4; each of 0.5 CPU and 401 MB of RSS
+    assert rows["jvm"][2:] == ["virtual", "1700/s (1400 to 2000)", "401", "4.90 s", "20 s", "3,400/s", "4,341/s",
+                               "3 (3 to 4)", "1.5 (1.5 to 2.0)", "1.2 (1.2 to 1.6)"]
+    assert rows["native"][2:] == ["virtual", "840/s (600 to 1000)", "226", "0.27 s", "0 s", "1,680/s", "3,806/s",
+                                  "6 (5 to 9)", "3.0 (2.5 to 4.5)", "1.3 (1.1 to 2.0)"]
+
+
+def test_one_runtime_has_no_decision_to_make():
+    env = environment(app_cpus=0.5, cores=2)
+    runs = pd.DataFrame({"runtime": ["jvm"], "rss_peak_mb": [400.0]})
+    assert decision_table(runs, env, [capacity("virtual", 1700, 1400, 2000)]) is None
+
+
+def test_a_capacity_no_rate_bounded_gives_at_most_that_many_replicas():
+    env = environment(app_cpus=0.5, cores=2)
+    top = Capacity("jwt-mysql", "virtual (jvm)", 2000, 2000, 2000, STEPS)  # held the highest step
+    assert replicas(5000, top, env) == (1, None, 3) and spread(1, None, 3) == "at most 3"
+
+
+@pytest.mark.parametrize("given", ["-5", "0", "many", "inf"])
+def test_a_target_load_that_makes_no_sense_stops_the_bench_with_one_line(given, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        cli.parse_args(["--quick", "--target-load", given])
+    assert stopped.value.code == 2
+    assert f"--target-load {given}: a rate in requests/s above 0" in capsys.readouterr().err
+
+
+def test_the_target_load_is_5000_unless_given():
+    assert cli.parse_args(["--quick"]).target_load == 5000
+    assert cli.parse_args(["--quick", "--target-load", "12000"]).target_load == 12000
