@@ -15,9 +15,9 @@ from benchlab.results import soak
 from benchlab.results.environment import Environment, SearchRecord, SoakRecord
 from benchlab.run.measure import sampler
 from benchlab.run.measure import soak as measure_soak
-from benchlab.run.measure.soak import nmt_areas
 from benchlab.run.provision.containers import ContainerNativeRuntime
 from benchlab.run.provision.host import JvmRuntime, NativeRuntime
+from benchlab.run.provision.jvm import nmt_areas
 from benchlab.run.measure.steps import Steps
 from benchlab.run.state import BenchState
 from conftest import make_config

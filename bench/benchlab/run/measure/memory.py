@@ -23,7 +23,7 @@ from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import log
 from benchlab.run.provision import health, heaps, pinning
-from benchlab.run.provision.jvm import NMT, jcmd_out
+from benchlab.run.provision.jvm import NMT, jcmd_out, nmt_areas
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
@@ -47,12 +47,10 @@ def heap_used_mb(heap_info: str) -> float | None:
 
 
 def nmt_threads(summary: str) -> tuple[float | None, int | None]:
-    """Native Memory Tracking's Thread section from `jcmd PID VM.native_memory summary scale=KB`: (committed MB,
-    threads); (None, None) where NMT is off."""
-    committed = re.search(r"-\s+Thread \(reserved=\d+KB, committed=(\d+)KB\)", summary)
-    threads = re.search(r"\(threads #(\d+)\)", summary[committed.end():] if committed else "")
-    return (round(int(committed.group(1)) / 1024, 1) if committed else None,
-            int(threads.group(1)) if threads else None)
+    """Native Memory Tracking's Thread area from `jcmd PID VM.native_memory summary`: (committed MB, threads);
+    (None, None) where NMT is off."""
+    threads = re.search(r"-\s+Thread \(.*\n\s+\(threads #(\d+)\)", summary)
+    return nmt_areas(summary).get("Thread"), int(threads.group(1)) if threads else None
 
 
 def established(pid: int, port: int) -> int:
@@ -267,7 +265,7 @@ def snapshot(jcmd, pid, port) -> dict:
     connections open to the app."""
     jcmd_out(jcmd, pid, "GC.run")
     heap = heap_used_mb(jcmd_out(jcmd, pid, "GC.heap_info"))
-    thread_mb, threads = nmt_threads(jcmd_out(jcmd, pid, "VM.native_memory", "summary", "scale=KB"))
+    thread_mb, threads = nmt_threads(jcmd_out(jcmd, pid, "VM.native_memory", "summary"))
     try:
         rss = round(psutil.Process(pid).memory_info().rss / 2**20, 1)
     except psutil.Error:

@@ -11,23 +11,14 @@ from benchlab.model import PlannedRun
 from benchlab.results.environment import SoakRecord
 from benchlab.run.measure.sampler import CONNECTIONS
 from benchlab.run.provision.host import JvmRuntime, NativeRuntime
-from benchlab.run.provision.jvm import jcmd_out
+from benchlab.run.provision.jvm import jcmd_out, nmt_areas
 
 # The sampler's columns a soak keeps, one value per second: what may grow over minutes (results/soak.py's series).
 KEPT = ("at", "app_cpu_pct", "rss_mb", "heap_used_bytes", "live_data_bytes", "gc_pause_seconds", "os_threads",
         "meters", *CONNECTIONS)
-# An area and its committed memory in `jcmd PID VM.native_memory summary` (KB, both runtimes' default): the JVM's
-# "- Thread (reserved=..KB, committed=..KB)" and "Total: reserved=..", an executable's "Thread" with "(reserved=.." on
-# the next line. Indented lines are an area's details.
-AREA = re.compile(r"^(?:-[ \t]*)?([A-Za-z][^\n(:]*?)\)?:?\s*\(?reserved=\d+KB, committed=(\d+)KB", re.M)
 # What an executable holds only when it was built with jcmd support: the command that reads NMT.
 JCMD_IN_EXECUTABLE = b"VM.native_memory"
 NATIVE_BUILD_HINT = "build it with ./mvnw package -Dnative -Dquarkus.native.monitoring=nmt,jcmd"
-
-
-def nmt_areas(summary: str) -> dict[str, float]:
-    """`jcmd PID VM.native_memory summary`: area -> committed MB, the total first; {} where NMT is off."""
-    return {name: round(int(committed) / 1024, 1) for name, committed in AREA.findall(summary)}
 
 
 def has_jcmd_support(executable: str) -> bool:

@@ -1,5 +1,6 @@
 """What a JDK is and what its JVM chose, read once: the feature version from its release file, and the ergonomics
-(GC, heap, version line) from `java -XX:+PrintCommandLineFlags -version`."""
+(GC, heap, version line) from `java -XX:+PrintCommandLineFlags -version`; and what its jcmd prints of Native Memory
+Tracking, for a JVM or an executable."""
 from __future__ import annotations
 
 import os
@@ -8,12 +9,21 @@ import subprocess
 
 
 NMT = "-XX:NativeMemoryTracking=summary"  # Native Memory Tracking's areas, which `jcmd PID VM.native_memory` reads
+# An area and its committed memory in `jcmd PID VM.native_memory summary` (KB, both runtimes' default): the JVM's
+# "- Thread (reserved=..KB, committed=..KB)" and "Total: reserved=..", an executable's "Thread" with "(reserved=.." on
+# the next line. Indented lines are an area's details.
+AREA = re.compile(r"^(?:-[ \t]*)?([A-Za-z][^\n(:]*?)\)?:?\s*\(?reserved=\d+KB, committed=(\d+)KB", re.M)
 
 
 def jcmd_out(jcmd, pid, *command) -> str:
     """What `jcmd PID COMMAND...` prints (stdout and stderr)."""
     out = subprocess.run([jcmd, str(pid), *command], capture_output=True, text=True, timeout=120)
     return out.stdout + out.stderr
+
+
+def nmt_areas(summary: str) -> dict[str, float]:
+    """`jcmd PID VM.native_memory summary`: area -> committed MB, the total first; {} where NMT is off."""
+    return {name: round(int(committed) / 1024, 1) for name, committed in AREA.findall(summary)}
 
 
 def feature_version(java_home) -> int | None:
