@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from benchlab import cli
+from benchlab.model import LoadKind
 from benchlab.report.decision import decision_table, replicas, spread
 from benchlab.results.slo import Capacity
 from conftest import environment
@@ -19,13 +20,14 @@ def capacity(model, rate, low, high):
     return Capacity("jwt-mysql", model, rate, low, high, STEPS)
 
 
-def compared(**facts):
+def compared(repetitions=3, **facts):
     env = environment(app_cpus=0.5, cores=2, target_load=5000.0, runtime_info={
         "jvm": {"cold_starts": starts(4.8, 5.0, 4.9), "command": "jvm",
                 "warmup_curve": {"ok_per_s": [100] * 20 + [1000] * 40, "load": "jwt-mysql"}},
         "native": {"cold_starts": starts(0.26, 0.27, 0.28), "command": "native",
                    "warmup_curve": {"ok_per_s": [400] * 60, "load": "jwt-mysql"}}}, **facts)
-    runs = pd.DataFrame({"runtime": ["jvm", "jvm", "native", "native"], "rss_peak_mb": [401.0, 390.0, 226.0, 210.0]})
+    runs = pd.DataFrame({"runtime": ["jvm", "jvm", "native", "native"], "rss_peak_mb": [401.0, 390.0, 226.0, 210.0],
+                         "scenario": "jwt-mysql", "load_model": LoadKind.OPEN, "repetition": repetitions})
     caps = [capacity("virtual (jvm)", 1700, 1400, 2000), capacity("reactive (jvm)", 1200, 1000, 1400),
             capacity("virtual (native)", 840, 600, 1000), capacity("worker (native)", 0, 0, 200)]
     return decision_table(runs, env, caps)
@@ -40,6 +42,11 @@ def test_each_runtime_s_best_model_is_sized_for_the_target_load_with_its_range()
                                "3 (3 to 4)", "1.5 (1.5 to 2.0)", "1.2 (1.2 to 1.6)"]
     assert rows["native"][2:] == ["virtual", "840/s (600 to 1000)", "226", "0.27 s", "0 s", "1,680/s", "3,806/s",
                                   "6 (5 to 9)", "3.0 (2.5 to 4.5)", "1.3 (1.1 to 2.0)"]
+
+
+def test_from_one_repetition_the_models_the_answer_ties_are_named_with_the_best():
+    rows = {row[1]: row for row in compared(repetitions=1).text_rows}
+    assert rows["jvm"][2] == "virtual, reactive (tied)" and rows["native"][2] == "virtual"
 
 
 def test_one_runtime_has_no_decision_to_make():

@@ -9,7 +9,8 @@ import re
 import pandas as pd
 
 from benchlab.formatting import Fixed
-from benchlab.report.capacity import capacity_text, unbounded
+from benchlab.report.answer import best_cell
+from benchlab.report.capacity import capacity_text, repetitions, unbounded, versus_best
 from benchlab.report.footprint import cold_start_summaries, rss_under_load, time_to_steady
 from benchlab.report.layout import Table
 from benchlab.results import slo
@@ -38,14 +39,18 @@ def spread(fewest: int, point: int | None, most: int, unit: float = 1.0) -> str:
     return text(point) if fewest == most else f"{text(point)} ({text(fewest)} to {text(most)})"
 
 
-def best_per_runtime(caps: list[slo.Capacity], scenario: str) -> dict[str, slo.Capacity]:
-    """Each runtime's model of the highest capacity in a scenario."""
-    best: dict[str, slo.Capacity] = {}
-    for c in caps:
-        m = LABEL.match(c.model)
-        if c.scenario == scenario and m and (m.group(2) not in best or c.rate > best[m.group(2)].rate):
-            best[m.group(2)] = c
-    return best
+def per_runtime(caps: list[slo.Capacity], scenario: str) -> dict[str, list[slo.Capacity]]:
+    """Each runtime's capacities in a scenario, the highest first."""
+    by_runtime: dict[str, list[slo.Capacity]] = {}
+    for c in sorted((c for c in caps if c.scenario == scenario and LABEL.match(c.model)), key=lambda c: -c.rate):
+        by_runtime.setdefault(LABEL.match(c.model).group(2), []).append(c)
+    return by_runtime
+
+
+def best_models(mine: list[slo.Capacity], env: Environment, reps: int) -> str:
+    """The runtime's best model, with those the answer would not tell apart from it: 'worker, virtual (tied)'."""
+    tied = [LABEL.match(c.model).group(1) for c in mine[1:] if versus_best(mine[0], c, env, reps) is None]
+    return best_cell(LABEL.match(mine[0].model).group(1), tied)
 
 
 def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity]) -> Table | None:
@@ -56,12 +61,14 @@ def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
     cpus = env.app_cpus or env.cores
     rows = []
     for scenario in SCENARIOS:
-        for runtime, c in best_per_runtime(caps, scenario).items():
+        for runtime, mine in per_runtime(caps, scenario).items():
+            c = mine[0]
             info = env.runtime_info.get(runtime)
             first = cold_start_summaries(info.cold_starts)["first_request_s"].get("median") if info else None
             steady = time_to_steady(((info.warmup_curve or {}).get("ok_per_s") or []) if info else [])
             rss = rss_under_load(runs, runtime)
-            row = [scenario, runtime, LABEL.match(c.model).group(1), capacity_text(c, env), Fixed(rss, 0),
+            row = [scenario, runtime, best_models(mine, env, repetitions(runs, scenario)), capacity_text(c, env),
+                   Fixed(rss, 0),
                    "-" if first is None else f"{first:.2f} s",
                    "-" if steady.seconds is None else f"{steady.seconds} s"]
             if not c.rate:
@@ -74,7 +81,8 @@ def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
     if not rows:
         return None
     return Table(f"Runtimes for {target:,.0f} requests/s", HEADERS, rows, " ".join([
-        f"One replica: the app within {cpus:g} CPU, its best model; capacity as in the answer below.",
+        f"One replica: the app within {cpus:g} CPU, its best model and those tied with it; capacity as in the answer "
+        "below.",
         "First answer: the median cold start; time to steady: to 90 % of a fresh replica's steady throughput.",
         f"Replicas for {target:,.0f}/s at the scenario's SLO (--target-load), with the range the capacity's interval "
         "allows. GB: the replicas' RSS under load, as no memory limit was set."]))
