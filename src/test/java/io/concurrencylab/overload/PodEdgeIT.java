@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * The packaged app at a pod's edge, within 0.5 CPU and a 128 MB heap ({@link Pod}), under two bursts of JWT + MySQL
  * requests that k6 offers (k6/burst.js) far past what such a pod serves:
  * <ul>
- * <li><b>shed</b>: 3,000/s with 1 s to answer, on an app warmed at a moderate load until it serves it whole. At most
- * 1 % of what k6 sent may go unanswered: a 503 or a refused connection is an answer.</li>
+ * <li><b>shed</b>: 3,000/s with 1 s to answer, on an app warmed at a moderate load until it serves 95 % of it. At
+ * most 1 % of what k6 sent may go unanswered: a 503 or a refused connection is an answer.</li>
  * <li><b>flood</b>: 6,000/s offered, on an app started seconds before, as a new replica meets it.</li>
  * </ul>
  * After each: no wrong answer, no OutOfMemoryError in the log, ready again within 5 s, and live. {@code PodFaultsIT}
@@ -35,7 +35,8 @@ class PodEdgeIT {
 
     static final Duration READY_AGAIN = Duration.ofSeconds(5);
     static final double MAX_UNANSWERED = 0.01;
-    static final int WARM_UP_ROUNDS = 5;
+    static final double WARM_SERVED = 0.95;
+    static final int WARM_UP_ROUNDS = 6;
     static final Path TOKENS = Path.of("target", "pod-edge-tokens.txt");
 
     static Pod pod;
@@ -79,15 +80,16 @@ class PodEdgeIT {
     }
 
     /**
-     * Rounds of 20 s at 200/s until one is served whole, all but 1 %: within 0.5 CPU a jar's JIT may hold most of the
-     * CPU for over a minute, and a burst on an app still compiling measures its warm-up, not its shedding.
+     * Rounds of 20 s at 200/s until one serves 95 % of what it sent: within 0.5 CPU a jar's JIT may hold most of the
+     * CPU for over a minute, and a burst on an app still compiling measures its warm-up, not its shedding. A warm app
+     * may still shed a few: its gate learns from latencies.
      */
     private static Burst warmUp(PackagedApp app) throws Exception {
         Burst round = null;
         for (int n = 1; n <= WARM_UP_ROUNDS; n++) {
             round = Burst.run(app, "pod-edge-warm-up-" + n, 200, "20s", "1s");
             assertEquals(0, round.wrong(), "wrong answers while warming up: " + round);
-            if (round.served() >= (1 - MAX_UNANSWERED) * round.sent()) {
+            if (round.served() >= WARM_SERVED * round.sent()) {
                 System.out.printf("pod edge, warm after %d rounds of 20 s%n", n);
                 return round;
             }
