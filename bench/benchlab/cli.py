@@ -8,9 +8,9 @@ import subprocess
 import sys
 import time
 
-from benchlab.config import PRESETS, Config
+from benchlab.config import POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant
+from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, size_mb, sized
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
@@ -124,8 +124,11 @@ def add_runtime_options(p):
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
     p.add_argument("--base-image", help="base image for the container runtimes")
-    p.add_argument("--app-cpus", metavar="N", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs (0.5, 2), "
-                   "or 'none' for the whole machine (default: 0.5)")
+    p.add_argument("--app-cpus", metavar="N[,N...]", help="the app's CPU budget, as a Kubernetes CPU limit: N CPUs "
+                   "(0.5, 2), or 'none' for the whole machine (default: 0.5); a list (0.25,0.5) makes each size a pod of "
+                   "its own, a runtime per size (jvm-cpu0.25)")
+    p.add_argument("--app-memory", metavar="SIZE", help="the pod's memory limit beside --app-cpus (512m, 1g), a cgroup "
+                   "the JVM sizes its heap from; 'none' for no limit (default: 512m for a list of sizes, else none)")
     p.add_argument("--target-load", metavar="RATE", default="5000", help="where runtimes are compared: the load "
                    "in requests/s that the report sizes each runtime's replicas, cores and GB for (default 5000)")
     p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
@@ -187,7 +190,8 @@ def parse_args(argv) -> Config:
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
     fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
-    args.app_cpus = app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
+    args.app_cpus = None if args.size_runtimes else app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
+    args.app_memory_mb = app_memory(p, args.app_memory, bool(args.size_runtimes), args.app_cpus is not None)
     args.target_load = target_load(p, args.target_load)
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
@@ -256,6 +260,8 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
         if args.memory and any(base != "jvm" and runtimes.RUNTIMES.get(base, runtimes.JvmRuntime).container
                                for base, _ in args.heap_runtimes.values()):
             p.error("--heap gives a container twice the heap as its memory limit, as a pod: not with --memory")
+    args.size_runtimes = pod_sizes(p, args, names)
+    names = list(args.size_runtimes) or names
     packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
     on_other = [r for r in names if jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
     if packaged and on_other:
@@ -359,6 +365,35 @@ def app_cpus(p, given, cores: int, target: bool) -> float | None:
     if not 0 < cpus <= cores:
         p.error(f"--app-cpus {given}: more than 0 and at most this machine's {cores} CPUs")
     return cpus
+
+
+def pod_sizes(p, args, names) -> dict[str, tuple[str, float]]:
+    """--app-cpus as a list of sizes: each runtime at each size, a runtime of its own (jvm-cpu0.25) -> (the runtime
+    it runs, its CPUs); {} for one size."""
+    items = [x.strip() for x in str(args.app_cpus or "").split(",") if x.strip()]
+    if len(items) < 2:
+        return {}
+    if args.target or args.jdk or args.heap or args.builds:
+        p.error("--app-cpus with a list of sizes starts a pod of each: not with --target, --jdk, --heap or --builds")
+    sizes = list(dict.fromkeys(app_cpus(p, x, os.cpu_count() or 1, False) for x in items))
+    if None in sizes:
+        p.error("--app-cpus: a list of sizes in CPUs (0.25,0.5), without none")
+    return {sized(name, cpus): (name, cpus) for name in names for cpus in sizes}
+
+
+def app_memory(p, given, sizes: bool, budget: bool) -> int | None:
+    """--app-memory: the pod's memory limit in MB, beside a CPU budget; 512 MB by default for a list of sizes."""
+    if given is None:
+        return POD_MEMORY_MB if sizes else None
+    if given == "none":
+        return None
+    try:
+        mb = size_mb(given)
+    except ValueError:
+        p.error(f"--app-memory {given}: a size in megabytes or gigabytes (512m, 1g) or none")
+    if not (sizes or budget):
+        p.error("--app-memory limits a pod beside its CPU budget: not with --app-cpus none or --target")
+    return mb
 
 
 def target_load(p, given: str) -> float:

@@ -6,6 +6,10 @@ from dataclasses import dataclass, field, fields
 
 from benchlab.model import Load, MemoryCase
 
+# A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the smallest pod in which both
+# runtimes served every model (docs/startup.md, "Native beside the JVM").
+POD_MEMORY_MB = 512
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -63,6 +67,7 @@ class Config:
     runtimes: tuple[str, ...]
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
+    size_runtimes: dict[str, tuple[str, float]]  # --app-cpus 0.25,0.5: name -> (the runtime it runs, its CPUs)
     build_runtimes: dict[str, str]  # --builds: name (jvm-NAME) -> another build's packaged app directory
     heap_search: bool  # the memory search of memory_cases
     memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
@@ -91,7 +96,8 @@ class Config:
     k6_dir: str
     rebuild: bool
     jvm_args: tuple[str, ...]
-    app_cpus: float | None  # the app's CPU budget, in CPUs (run/provision/budget.py); None: the whole machine
+    app_cpus: float | None  # the app's CPU budget, in CPUs (run/provision/budget.py); None: the whole machine or sizes
+    app_memory_mb: int | None  # the pod's memory limit beside it (--app-memory), MB; None: none
     app_cpu_period: float  # its quota's period, ms
     target_load: float  # requests/s the report sizes each runtime's replicas for, where runtimes are compared
     native_exe: str | None
@@ -125,6 +131,20 @@ class Config:
     def heap_labels(self) -> dict[str, str]:
         """--heap: each heap runtime's maximum heap, in MB."""
         return {name: f"{mb} MB" for name, (_, mb) in self.heap_runtimes.items()}
+
+    @property
+    def size_labels(self) -> dict[str, str]:
+        """--app-cpus as a list: each size runtime's pod, "0.25 CPU, 512 MB"."""
+        memory = f", {self.app_memory_mb} MB" if self.app_memory_mb else ""
+        return {name: f"{cpus:g} CPU{memory}" for name, (_, cpus) in self.size_runtimes.items()}
+
+    def cpus_of(self, runtime: str) -> float | None:
+        """The CPU budget a runtime's app runs within: its size's, else --app-cpus'; None: the whole machine."""
+        return self.size_runtimes.get(runtime, (runtime, self.app_cpus))[1]
+
+    def base_of(self, runtime: str) -> str:
+        """The runtime a size runtime runs (jvm for jvm-cpu0.25); any other is itself."""
+        return self.size_runtimes.get(runtime, (runtime,))[0]
 
     @property
     def database(self) -> str:

@@ -3,6 +3,7 @@ module under scenarios/), the load kinds, and the typed records of the plan and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from enum import StrEnum
 
 # The models, in the order every table, chart and plan lists them. This line is parsed as it is by a Java test (the
@@ -208,6 +209,28 @@ class Scenario:
 
 # CPU per request means something only when the app is busy: below half a core, background work (JIT, GC, the
 # sampler's own scrapes) dominates and the figure grows as the load falls.
+SIZE = re.compile(r"(\d+)([mg])", re.I)
+
+
+def size_mb(text: str) -> int:
+    """A heap or memory limit as -Xmx writes it, in MB: "64m" -> 64, "1g" -> 1024. ValueError for anything else."""
+    m = SIZE.fullmatch(text.strip())
+    if not m or int(m.group(1)) == 0:
+        raise ValueError(f"{text!r} is not a size: a whole number of megabytes or gigabytes, 64m or 1g")
+    return int(m.group(1)) * (1024 if m.group(2).lower() == "g" else 1)
+
+
+def sized(runtime: str, cpus: float) -> str:
+    """A runtime at one pod size of --app-cpus' list, a runtime of its own: jvm at 0.25 CPU is jvm-cpu0.25."""
+    return f"{runtime}-cpu{cpus:g}"
+
+
+def unsized(name: str) -> str:
+    """The runtime a pod size runs: jvm-cpu0.25 -> jvm; any other name is itself."""
+    base, sep, cpus = name.rpartition("-cpu")
+    return base if sep and cpus.replace(".", "", 1).isdigit() else name
+
+
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
 
 

@@ -82,3 +82,70 @@ def test_the_presets_budget_and_none():
     assert cli.parse_args(["--quick"]).app_cpus == 0.5 and cli.parse_args([]).app_cpus == 0.5
     assert cli.parse_args(["--quick", "--app-cpus", "none"]).app_cpus is None
     assert cli.parse_args(["--quick", "--app-cpus", "1.5"]).app_cpus == 1.5
+
+
+@pytest.fixture
+def v1_with_memory(v1):
+    memory = v1 / "memory"
+    memory.mkdir()
+    for name, value in (("memory.limit_in_bytes", "9223372036854771712"), ("memory.memsw.limit_in_bytes", "max"),
+                        ("cgroup.procs", "")):
+        (memory / name).write_text(value)
+    return v1
+
+
+def test_a_pod_size_has_its_memory_limit_in_the_memory_hierarchy_without_swap(v1_with_memory):
+    pod = budget.make(0.25, "concurrency-lab-bench-19100-cpu0.25", 2, root=str(v1_with_memory), memory_mb=512)
+    assert pod.memory_group == str(v1_with_memory / "memory" / "concurrency-lab-bench-19100-cpu0.25")
+    # the group's files are the kernel's; here the test writes them, as the kernel would have them
+    assert read(pod.memory_group, "memory.limit_in_bytes") == str(512 * 1024 * 1024)
+    assert "a memory limit of 512 MB" in pod.describe() and read(pod.group, "cpu.cfs_quota_us") == "2500"
+    pod.lift()
+    assert read(pod.memory_group, "memory.limit_in_bytes") == str(512 * 1024 * 1024)  # a warm-up lifts the CPU only
+
+
+def test_cgroup_v2_limits_memory_in_the_same_group(tmp_path):
+    (tmp_path / "cgroup.subtree_control").write_text("cpuset cpu io memory pids")
+    pod = budget.make(0.5, "lab", 2, root=str(tmp_path), memory_mb=1024)
+    assert read(pod.group, "memory.max") == str(1024 ** 3) and pod.memory_group is None
+
+
+@pytest.mark.parametrize("controllers", ["cpu io pids", None])
+def test_a_pod_the_machine_cannot_make_is_one_line(tmp_path, controllers):
+    if controllers:
+        (tmp_path / "cgroup.subtree_control").write_text(controllers)  # cpu, but no memory controller
+    with pytest.raises(RuntimeError) as refused:
+        budget.make(1, "lab", 2, root=str(tmp_path), memory_mb=512)
+    assert str(refused.value).startswith("a pod of 1 CPU and 512 MB needs a cgroup with the cpu and memory controllers")
+    assert "\n" not in str(refused.value)
+    with pytest.raises(RuntimeError, match="a pod of 0.5 CPU needs a cgroup"):
+        budget.make(0.5, "lab", 2, root=str(tmp_path / "none"), strict=True)  # a size, where a mask cannot be
+
+
+def test_a_list_of_sizes_is_a_runtime_per_size_each_with_512_mb_unless_given(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    config = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5"])
+    assert config.runtimes == ("jvm-cpu0.25", "jvm-cpu0.5", "native-cpu0.25", "native-cpu0.5")
+    assert config.app_cpus is None and config.app_memory_mb == 512
+    assert config.cpus_of("native-cpu0.25") == 0.25 and config.base_of("native-cpu0.25") == "native"
+    assert config.size_labels["jvm-cpu0.5"] == "0.5 CPU, 512 MB"
+    given = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5", "--app-memory", "1g"])
+    assert given.app_memory_mb == 1024
+    one = cli.parse_args(["--quick", "--app-memory", "768m"])  # one size keeps the runtimes' names
+    assert one.runtimes == ("jvm",) and one.app_cpus == 0.5 and one.app_memory_mb == 768 and one.size_runtimes == {}
+    assert cli.parse_args(["--quick"]).app_memory_mb is None
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--app-cpus", "0.25,3"], "--app-cpus 3: more than 0 and at most this machine"),
+    (["--app-cpus", "0.25,none"], "--app-cpus: a list of sizes in CPUs"),
+    (["--app-cpus", "0.25,0.5", "--heap", "128m"], "not with --target, --jdk, --heap or --builds"),
+    (["--app-memory", "lots"], "--app-memory lots: a size in megabytes or gigabytes"),
+    (["--app-cpus", "none", "--app-memory", "512m"], "--app-memory limits a pod beside its CPU budget"),
+])
+def test_a_pod_size_that_makes_no_sense_is_one_line(argv, message, monkeypatch, capsys):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    with pytest.raises(SystemExit) as stopped:
+        cli.parse_args(["--quick", *argv])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err.strip().splitlines()[-1]

@@ -38,15 +38,32 @@ def test_each_runtime_s_best_model_is_sized_for_the_target_load_with_its_range()
     rows = {row[1]: row for row in table.text_rows}
     assert list(rows) == ["jvm", "native"] and table.title == "Runtimes for 5,000 requests/s"
     # 5,000/s over 1,700/s: 3 replicas; the interval 1,400 to 2,000 allows 3 to 4; each of 0.5 CPU and 401 MB of RSS
-    assert rows["jvm"][2:] == ["virtual", "1700/s (1400 to 2000)", "401", "4.90 s", "20 s", "3,400/s", "4,341/s",
-                               "3 (3 to 4)", "1.5 (1.5 to 2.0)", "1.2 (1.2 to 1.6)"]
-    assert rows["native"][2:] == ["virtual", "840/s (600 to 1000)", "226", "0.27 s", "0 s", "1,680/s", "3,806/s",
-                                  "6 (5 to 9)", "3.0 (2.5 to 4.5)", "1.3 (1.1 to 2.0)"]
+    assert rows["jvm"][2:] == ["0.5 CPU", "virtual", "1700/s (1400 to 2000)", "401", "4.90 s", "20 s", "3,400/s",
+                               "4,341/s", "3 (3 to 4)", "1.5 (1.5 to 2.0)", "1.2 (1.2 to 1.6)"]
+    assert rows["native"][2:] == ["0.5 CPU", "virtual", "840/s (600 to 1000)", "226", "0.27 s", "0 s", "1,680/s",
+                                  "3,806/s", "6 (5 to 9)", "3.0 (2.5 to 4.5)", "1.3 (1.1 to 2.0)"]
+    assert table.note.endswith("GB: the replicas' RSS under load, as no memory limit was set.")
 
 
 def test_from_one_repetition_the_models_the_answer_ties_are_named_with_the_best():
     rows = {row[1]: row for row in compared(repetitions=1).text_rows}
-    assert rows["jvm"][2] == "virtual, reactive (tied)" and rows["native"][2] == "virtual"
+    assert rows["jvm"][3] == "virtual, reactive (tied)" and rows["native"][3] == "virtual"
+
+
+def test_each_pod_size_is_a_row_its_cores_and_gb_those_of_its_limits():
+    env = environment(cores=2, target_load=5000.0, runtime_info={
+        "jvm-cpu0.25": {"limits": {"cpus": 0.25, "memory": "512m"}, "command": "jvm"},
+        "jvm-cpu0.5": {"limits": {"cpus": 0.5, "memory": "512m"}, "command": "jvm"}})
+    runs = pd.DataFrame({"runtime": ["jvm-cpu0.25", "jvm-cpu0.5"], "rss_peak_mb": [300.0, 350.0],
+                         "scenario": "jwt-mysql", "load_model": LoadKind.OPEN, "repetition": 3})
+    caps = [capacity("virtual (jvm-cpu0.5)", 1000, 1000, 1000), capacity("virtual (jvm-cpu0.25)", 500, 500, 500)]
+    table = decision_table(runs, env, caps)
+    rows = {row[1]: row for row in table.text_rows}
+    # 5,000/s: 10 pods of 0.25 CPU (2.5 cores, 5 GB of limits) or 5 of 0.5 CPU (2.5 cores, 2.5 GB)
+    assert rows["jvm-cpu0.25"][2] == "0.25 CPU, 512 MB" and rows["jvm-cpu0.25"][8:] == [
+        "2,000/s", "1,000/s", "10", "2.5", "5.0"]
+    assert rows["jvm-cpu0.5"][8:] == ["2,000/s", "2,000/s", "5", "2.5", "2.5"]
+    assert table.note.endswith("GB: the pods' memory limits (--app-memory).")
 
 
 def test_one_runtime_has_no_decision_to_make():

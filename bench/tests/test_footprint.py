@@ -69,6 +69,13 @@ def test_a_native_executable_that_was_not_asked_for_is_named():
                       "ask for native")
 
 
+def test_a_native_runtime_at_pod_sizes_is_measured_not_missing():
+    env = environment(runtime_info={"native-cpu0.25": {"cold_starts": starts(0.3)}, "jvm-cpu0.25": {
+        "cold_starts": starts(5.0)}}, native_executables=["target/lab-1.0-runner"])
+    names = [r[0] for r in footprint.footprint_table(env).text_rows]
+    assert names == ["native-cpu0.25", "jvm-cpu0.25", "container-native"]
+
+
 def test_a_curve_without_cold_starts_has_a_row_that_says_so():
     env = environment(runtime_info={"jvm": {"warmup_curve": {"ok_per_s": [1000] * 20, "load": "aggregate"}}})
     row = footprint.footprint_table(env).text_rows[0]

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchlab import cli
-from benchlab.model import Load, MemoryStop
+from benchlab.model import Load, MemoryStop, size_mb
 from benchlab.plan.planner import make_plan
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.results.environment import Environment
@@ -25,7 +25,7 @@ OOM = "Terminating due to java.lang.OutOfMemoryError: Java heap space"
 
 @pytest.mark.parametrize("text, mb", [("64m", 64), ("128M", 128), ("1g", 1024), ("2G", 2048)])
 def test_a_heap_is_read_as_xmx_writes_it(text, mb):
-    assert heaps.parse_heap(text) == mb and heaps.heap_label(mb) == text.lower()
+    assert size_mb(text) == mb and heaps.heap_label(mb) == text.lower()
 
 
 def test_each_heap_times_runtime_is_a_runtime_of_its_own():
@@ -41,8 +41,8 @@ def test_each_heap_times_runtime_is_a_runtime_of_its_own():
 
 
 @pytest.mark.parametrize("argv, said", [
-    (["--heap", "64x"], "'64x' is not a heap size"),
-    (["--heap", "0m"], "'0m' is not a heap size"),
+    (["--heap", "64x"], "'64x' is not a size"),
+    (["--heap", "0m"], "'0m' is not a size"),
     (["--heap", ","], "a comma list of heap sizes"),
     (["--heap", "64m", "--runtime", "native"], "--heap sets the heap of jvm, jvm-aot, container-jvm only, not of "
                                                "native"),

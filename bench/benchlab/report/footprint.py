@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchlab.formatting import Code, Fixed, describe, summary
+from benchlab.model import unsized
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
 
@@ -90,7 +91,8 @@ def footprint_table(env: Environment, runs: pd.DataFrame | None = None) -> Table
                      Fixed(rss_under_load(runs, name), 0),
                      "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)),
                      Code(command)])
-    rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES if name not in info]
+    rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES
+             if name not in {unsized(n) for n in info}]
     curve_load = next((i.warmup_curve["load"] for i in measured.values() if i.warmup_curve), None)
     note = ("Cold start: a fresh process against the running database, stopped at its first successful request; "
             "median (min-max, n), with Quarkus's own 'started in'. RSS idle: after the smoke test; under load: the "

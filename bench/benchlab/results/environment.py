@@ -306,6 +306,8 @@ class Environment(Facts):
     timeout_s: float = fact(setting=True, config="timeout")
     jwt: str = fact(setting=True, config="jwt")
     app_cpus: float | None = fact(setting=True, config="app_cpus", missing=None)  # the CPU budget asked (--app-cpus)
+    app_memory_mb: int | None = fact(setting=True, config="app_memory_mb", missing=None)  # the pod's memory limit
+    pod_sizes: dict[str, str] = fact(setting=True, config="size_labels", missing={})  # --app-cpus 0.25,0.5
     app_cpu_budget: str | None = fact(setting=True, missing=None)  # how it was applied, or why it could not be
     target_load: float = fact(config="target_load", missing=5000.0)  # the load the decision table sizes replicas for
     database: str = fact(setting=True, config="database")

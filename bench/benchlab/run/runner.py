@@ -8,7 +8,7 @@ import time
 import traceback
 
 from benchlab.config import Config
-from benchlab.model import Limit
+from benchlab.model import Limit, sized
 from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
@@ -68,8 +68,8 @@ class Bench:
         finally:
             if not state.pm.stop_all():
                 status = status or 1
-            if state.budget is not None:
-                state.budget.remove()
+            for chosen in {id(b): b for b in state.budgets.values()}.values():
+                chosen.remove()
             shutil.rmtree(workdir, ignore_errors=True)
         self.env.update(wall_seconds=round(time.time() - started), failures=state.failures, complete=status == 0)
         table.write(state.out, state.rows, self.env)
@@ -86,7 +86,7 @@ class Bench:
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
-        if {"native", "container-native"} & set(config.runtimes) and not config.native_exe \
+        if {"native", "container-native"} & {config.base_of(r) for r in config.runtimes} and not config.native_exe \
                 and not runtimes.find_runners(ROOT):
             build_native(logs)
         # MySQL Connector/J per packaged app, as packaged (the report's settings)
@@ -95,12 +95,8 @@ class Bench:
         for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.state.plan.runs} - {None}):
             app_dirs[version] = drivers.prepare(ROOT, version, logs, config.rebuild)
             self.env.mysql_driver[app_dirs[version]] = version
-        # A container runtime's CPU limit is its budget: --cpus, else --app-cpus.
-        rt_options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.app_cpus,
-                          memory=config.memory, base_image=config.base_image)
-        rts = {r: runtimes.make_build(r, rt_options, config.build_runtimes[r]) if r in config.build_runtimes
-               else heaps.make(r, rt_options, config.heap_runtimes, config.jdk_runtimes) for r in config.runtimes}
-        self.apply_budget([rt for rt in rts.values() if not rt.container])
+        rts = {r: self.runtime(r) for r in config.runtimes}
+        self.apply_budgets([rt for rt in rts.values() if not rt.container])
         self.env.runtime_info = {}
         for rt in rts.values():
             home = rt.java_home or java_home
@@ -126,24 +122,46 @@ class Bench:
                                  f"profiles/<run>.collapsed, one per profiled run")
         return rts, app_dirs
 
-    def apply_budget(self, host_runtimes) -> None:
-        """--app-cpus: the app's CPU budget for the runtimes on this host (a container has its own limit): every start
-        of the app within it, the JVM told the processor count it implies; results.json says how, or why not."""
+    def runtime(self, name: str):
+        """The runtime of that name, as --builds, --heap, --jdk or a pod size (--app-cpus 0.25,0.5) made it. A
+        container's limits are its pod's: --cpus, else the CPU budget; --memory, else --app-memory."""
         config = self.state.config
-        if not config.app_cpus or not host_runtimes:
-            return
-        chosen = budget.make(config.app_cpus, f"concurrency-lab-bench-{config.port}", os.cpu_count() or 1,
-                             period_us=round(config.app_cpu_period * 1000))
-        self.env.app_cpu_budget = chosen.describe()
-        log(f"the app's CPU budget: {chosen.describe()}")
-        if not chosen.applied:
-            return
-        self.state.budget = chosen
-        self.env.update(app_budget_cpus=chosen.cpus, app_processors=chosen.processors)
+        memory = config.memory or (f"{config.app_memory_mb}m" if config.app_memory_mb else None)
+        options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.cpus_of(name),
+                       memory=memory, base_image=config.base_image)
+        if name in config.build_runtimes:
+            return runtimes.make_build(name, options, config.build_runtimes[name])
+        if name in config.size_runtimes:
+            return heaps.renamed(heaps.make(config.base_of(name), options, {}, {}), name)
+        return heaps.make(name, options, config.heap_runtimes, config.jdk_runtimes)
+
+    def apply_budgets(self, host_runtimes) -> None:
+        """--app-cpus: the app's CPU budget for the runtimes on this host (a container has its own limit), a group per
+        size, with --app-memory's limit: every start of the app within it, the JVM told the processor count it implies;
+        results.json says how, or why not. A pod size the machine cannot make stops the bench (RuntimeError)."""
+        config = self.state.config
+        made = {}  # CPUs -> the budget of that size
         for rt in host_runtimes:
-            rt.budget = chosen
+            cpus = config.cpus_of(rt.name)
+            if not cpus:
+                continue
+            if cpus not in made:
+                name = sized(f"concurrency-lab-bench-{config.port}", cpus) if config.size_runtimes else \
+                    f"concurrency-lab-bench-{config.port}"
+                made[cpus] = budget.make(cpus, name, os.cpu_count() or 1, period_us=round(config.app_cpu_period * 1000),
+                                         memory_mb=config.app_memory_mb, strict=bool(config.size_runtimes))
+                log(f"the app's CPU budget: {made[cpus].describe()}")
+            chosen = made[cpus]
+            if not chosen.applied:
+                continue
+            self.state.budgets[rt.name] = rt.budget = chosen
             if isinstance(rt, runtimes.JvmRuntime):
                 rt.jvm_args += chosen.jvm_options()
+        if made:
+            self.env.app_cpu_budget = "; ".join(b.describe() for b in made.values())
+        if len(made) == 1 and next(iter(made.values())).applied:
+            only = next(iter(made.values()))
+            self.env.update(app_budget_cpus=only.cpus, app_processors=only.processors)
 
     def run_local(self, java_home, workdir) -> int:
         state = self.state

@@ -17,9 +17,13 @@ class BenchState:
     rows: list[RunRow] = dataclasses.field(default_factory=list)
     failures: list[str] = dataclasses.field(default_factory=list)  # what makes the run fail: k6 or the app broken
     env: Environment = dataclasses.field(default_factory=Environment)  # results.json's
-    # The app's CPU budget (provision/budget.CpuBudget) where --app-cpus asks for one: warm-ups lift it, measured steps
-    # run within it. Set by the runner; untyped here, beneath the provisioning layer that defines it.
-    budget: object = None
+    # Each host runtime's CPU budget (provision/budget.CpuBudget) where --app-cpus asks for one: warm-ups lift it,
+    # measured steps run within it. Set by the runner; untyped here, beneath the provisioning layer that defines it.
+    budgets: dict[str, object] = dataclasses.field(default_factory=dict)
+
+    def budget(self, runtime: str):
+        """The runtime's CPU budget, None where its app has none (the whole machine, or a container's own limit)."""
+        return self.budgets.get(runtime)
 
     @property
     def out(self) -> str:

@@ -172,7 +172,8 @@ class K6Runs:
         figures = windows.summary(requests, closed=run.load.kind == LoadKind.CLOSED)
         row = run_row(run, figures, dropped, k6_summary, rc, smp, smp.cpu_ms_per_request(output.requests),
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
-        row.app_cpus = self.state.budget.cpus if self.state.budget is not None else None
+        chosen = self.state.budget(run.runtime)
+        row.app_cpus = chosen.cpus if chosen is not None else None
         row.failed_all = failed_all
         row.profile = os.path.relpath(collapsed, self.state.out) if collapsed else None
         return row

@@ -82,7 +82,7 @@ class Memory:
         steady or --warmup-others (the verdict read here is the heap's), outside the CPU budget: a step's app runs on
         the whole machine, whose CPUs the cases' loads were chosen for."""
         config = dataclasses.replace(self.config, load_levels={scenario: [case.warmup_step]})
-        return Steps(dataclasses.replace(self.state, config=config, budget=None), self.k6, self.up.sampled(),
+        return Steps(dataclasses.replace(self.state, config=config, budgets={}), self.k6, self.up.sampled(),
                      warmup_cap=self.config.warmup_others)
 
     def search(self, scenario, case: MemoryCase) -> None:

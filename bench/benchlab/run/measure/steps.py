@@ -70,7 +70,7 @@ class Steps:
         """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
         or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
         it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
-        config, budget = self.state.config, self.state.budget
+        config, budget = self.state.config, self.state.budget(first.runtime)
         scenario = first.scenario
         levels = config.load_levels[scenario]
         load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \
@@ -104,7 +104,7 @@ class Steps:
         run = PlannedRun(0, first.runtime, first.scenario, load, 0, model, cap, first.variant)
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
-                                     self.state.budget is not None,
+                                     self.state.budget(first.runtime) is not None,
                                      SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant)))
         self.state.env.append("warmups", record)
         last = record.windows[-1] if record.windows else None

@@ -106,7 +106,7 @@ class Apps:
         """The app, up to its first successful request and readiness: (process, seconds to that request). The JVM sees
         the budget's processor count, but the quota is lifted until the app is ready: nothing measures this start (the
         cold starts, which do, run within the budget)."""
-        budget = self.state.budget if rt.budget is not None else None
+        budget = rt.budget
         proc = None
         if budget is not None:
             budget.lift()

@@ -1,6 +1,7 @@
 """The app's CPU budget (--app-cpus N), as a Kubernetes CPU limit: a CFS quota of N CPUs per period in a cgroup of its
-own, else N whole CPUs by affinity, else none. The app joins it before it execs, so that its JVM sizes itself for it:
-bench/README.md, "The CPU budget"."""
+own, else N whole CPUs by affinity, else none; and a pod's memory limit where one is asked (--app-memory), in the memory
+controller's group. The app joins them before it execs, so that its JVM sizes itself for them: bench/README.md, "The
+CPU budget"."""
 from __future__ import annotations
 
 import math
@@ -24,6 +25,8 @@ class CpuBudget:
     # The quota's period: an app that used its quota waits for the next one (with one thread running, up to (1 - N)
     # x the period at once), and a request that meets such a wait holds it in its latency.
     period_us: int = PERIOD_US
+    memory_mb: int | None = None  # the memory limit (a pod's), in MB; None: none
+    memory_group: str | None = None  # cgroup v1's group in the memory hierarchy (v2: the group itself)
 
     @property
     def applied(self) -> bool:
@@ -41,6 +44,8 @@ class CpuBudget:
         """In the app's process before it execs (subprocess' preexec_fn): into the group, or onto the CPUs."""
         if self.how.startswith("cgroup"):
             write(self.group, "cgroup.procs", os.getpid())
+            if self.memory_group:
+                write(self.memory_group, "cgroup.procs", os.getpid())
         elif self.how == "taskset":
             os.sched_setaffinity(0, self.cores)
 
@@ -65,16 +70,19 @@ class CpuBudget:
 
     def describe(self) -> str:
         if self.how.startswith("cgroup"):
+            memory = f"; a memory limit of {self.memory_mb} MB" if self.memory_mb else ""
             return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * self.period_us)} us per {self.period_us} us "
-                    f"({self.how}, {self.group}); the JVM sees {self.processors} processor(s); warm-ups lift it")
+                    f"({self.how}, {self.group}){memory}; the JVM sees {self.processors} processor(s); warm-ups lift "
+                    f"the quota")
         if self.how == "taskset":
             return (f"{self.cpus:g} CPU: CPUs {','.join(map(str, self.cores))} (an affinity mask, as taskset sets "
                     f"it); the JVM sees {self.processors} processor(s); warm-ups lift it")
         return f"none: {self.why_not}"
 
     def remove(self) -> None:
-        if self.group:
-            remove_group(self.group)
+        for group in (self.group, self.memory_group):
+            if group:
+                remove_group(group)
 
 
 def write(directory: str, name: str, value) -> None:
@@ -124,23 +132,69 @@ def controller_dir(root: str = CGROUP_ROOT) -> tuple[str, str] | None:
     return None
 
 
-def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, period_us: int = PERIOD_US) -> CpuBudget:
+def memory_dir(how: str, root: str = CGROUP_ROOT) -> str | None:
+    """Where a group of the memory controller goes: cgroup v1's memory hierarchy, or the v2 root where its children
+    may use the memory controller; None without one."""
+    if how == "cgroup v1":
+        v1 = os.path.join(root, "memory")
+        return v1 if os.path.isfile(os.path.join(v1, "memory.limit_in_bytes")) else None
+    try:
+        with open(os.path.join(root, "cgroup.subtree_control")) as f:
+            return root if "memory" in f.read().split() else None
+    except OSError:
+        return None
+
+
+def limit_memory(budget: CpuBudget, memory_mb: int, name: str, root: str) -> None:
+    """The pod's memory limit, no swap beyond it (a kubelet's default): cgroup v1's group of that name in the memory
+    hierarchy, v2's memory.max in the budget's group. OSError where it cannot be set."""
+    parent = memory_dir(budget.how, root)
+    if parent is None:
+        raise OSError(f"no memory controller under {root}")
+    limit = memory_mb * 1024 * 1024
+    if budget.how == "cgroup v1":
+        group = os.path.join(parent, name)
+        remove_group(group)
+        os.makedirs(group, exist_ok=True)
+        budget.memory_group = group
+        write(group, "memory.limit_in_bytes", limit)
+        if os.path.exists(os.path.join(group, "memory.memsw.limit_in_bytes")):  # swap accounting is on
+            write(group, "memory.memsw.limit_in_bytes", limit)
+    else:
+        write(budget.group, "memory.max", limit)
+        if os.path.exists(os.path.join(budget.group, "memory.swap.max")):
+            write(budget.group, "memory.swap.max", 0)
+    budget.memory_mb = memory_mb
+
+
+def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, period_us: int = PERIOD_US,
+         memory_mb: int | None = None, strict: bool = False) -> CpuBudget:
     """The budget as this machine can apply it: a group named `name` (one left by a killed bench removed first),
-    else whole CPUs, else none with the reason."""
+    else whole CPUs, else none with the reason. A memory limit, and `strict` (a pod size), need the cgroup: without it,
+    RuntimeError in one line."""
     found = controller_dir(root)
     if found:
         how, parent = found
         group = os.path.join(parent, name)
+        budget = CpuBudget(cpus, how, group=group, period_us=period_us)
         try:
             remove_group(group)
             os.makedirs(group, exist_ok=True)
-            budget = CpuBudget(cpus, how, group=group, period_us=period_us)
             budget.set_quota(cpus)
+            if memory_mb:
+                limit_memory(budget, memory_mb, name, root)
             return budget
         except OSError as e:
             tried = f"{how} at {parent}: {e.strerror or e}"
+            try:
+                budget.remove()
+            except OSError:
+                pass  # what could not be made has nothing to remove
     else:
         tried = f"no cpu controller under {root}"
+    if memory_mb or strict:
+        what = f"{cpus:g} CPU" + (f" and {memory_mb} MB" if memory_mb else "")
+        raise RuntimeError(f"a pod of {what} needs a cgroup with the cpu and memory controllers, as root ({tried})")
     if float(cpus).is_integer() and cpus < machine_cores and hasattr(os, "sched_setaffinity"):
         return CpuBudget(cpus, "taskset", cores=tuple(range(machine_cores - int(cpus), machine_cores)))
     return CpuBudget(cpus, "none", why_not=f"{cpus:g} CPU asked, but no cgroup could be made ({tried}) and a fraction "

@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 import subprocess
 
+from benchlab.model import size_mb
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.run.provision import runtimes
 from benchlab.run.provision.containers import ContainerJvmRuntime
 from benchlab.run.provision.host import JvmRuntime
 
-HEAP = re.compile(r"(\d+)([mg])", re.I)
 EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError"
 CONTAINER_HEAP_SHARE = 0.5  # Dockerfile.jvm's -XX:MaxRAMPercentage=50: the pod's limit is twice the heap
 HEAP_RUNTIMES = (JvmRuntime.name, runtimes.RUNTIMES["jvm-aot"].name, ContainerJvmRuntime.name)
-
-
-def parse_heap(text: str) -> int:
-    """A heap as -Xmx writes it, in MB: "64m" -> 64, "1g" -> 1024. ValueError for anything else."""
-    m = HEAP.fullmatch(text.strip())
-    if not m or int(m.group(1)) == 0:
-        raise ValueError(f"{text!r} is not a heap size: a whole number of megabytes or gigabytes, 64m or 1g")
-    return int(m.group(1)) * (1024 if m.group(2).lower() == "g" else 1)
 
 
 def heap_label(mb: float) -> str:
@@ -40,7 +31,7 @@ def heap_runtimes(names, text: str, base_of) -> tuple[list[str], dict[str, tuple
     items = [x.strip() for x in text.split(",") if x.strip()]
     if not items:
         raise ValueError("--heap: a comma list of heap sizes, e.g. 64m,128m,1g")
-    sizes = list(dict.fromkeys(parse_heap(x) for x in items))
+    sizes = list(dict.fromkeys(size_mb(x) for x in items))
     other = [n for n in names if base_of(n) not in HEAP_RUNTIMES]
     if other:
         raise ValueError(f"--heap sets the heap of {', '.join(HEAP_RUNTIMES)} only, not of {', '.join(other)} (a "
@@ -52,8 +43,7 @@ def heap_runtimes(names, text: str, base_of) -> tuple[list[str], dict[str, tuple
 def with_heap(rt, heap_mb: int, name: str):
     """The runtime with that heap, under that name: -Xmx for a JVM process, a pod's memory limit for a container; the
     JVM ends at its first OutOfMemoryError either way."""
-    rt = copy.copy(rt)
-    rt.base_name, rt.name = rt.name, name
+    rt = renamed(rt, name)
     if isinstance(rt, JvmRuntime):
         rt.jvm_args = [*rt.jvm_args, f"-Xmx{heap_mb}m", EXIT_ON_OOM]
     elif isinstance(rt, ContainerJvmRuntime):
@@ -62,6 +52,13 @@ def with_heap(rt, heap_mb: int, name: str):
     else:
         raise ValueError(f"--heap: runtime {rt.name!r} has no heap the bench can set")
     rt.heap_mb = heap_mb
+    return rt
+
+
+def renamed(rt, name: str):
+    """A copy of the runtime under another name (jvm-heap64m, jvm-cpu0.25); base_name says which it is."""
+    rt = copy.copy(rt)
+    rt.base_name, rt.name = rt.name, name
     return rt
 
 

@@ -40,7 +40,10 @@ class Runtime:
         return probe.Probe(app.pid)
 
     def limits(self):
-        return None
+        """The pod's limits its app runs within (--app-cpus, --app-memory); None without a budget."""
+        if self.budget is None:
+            return None
+        return {"cpus": self.budget.cpus, "memory": f"{self.budget.memory_mb}m" if self.budget.memory_mb else None}
 
     def describe(self, root, java_home):
         return self.name
