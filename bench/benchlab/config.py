@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, fields
 
 from benchlab.model import Load, MemoryCase
 
-# A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the smallest pod in which both
-# runtimes served every model (docs/startup.md, "Native beside the JVM").
+# A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the floor at which the
+# container served every model, JWT + MySQL and the aggregation (docs/startup.md, "Memory in containers").
 POD_MEMORY_MB = 512
 
 
