@@ -142,10 +142,6 @@ class Config:
         """The CPU budget a runtime's app runs within: its size's, else --app-cpus'; None: the whole machine."""
         return self.size_runtimes.get(runtime, (runtime, self.app_cpus))[1]
 
-    def base_of(self, runtime: str) -> str:
-        """The runtime a size runtime runs (jvm for jvm-cpu0.25); any other is itself."""
-        return self.size_runtimes.get(runtime, (runtime,))[0]
-
     @property
     def database(self) -> str:
         """Which database the app runs against, in words."""

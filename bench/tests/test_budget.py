@@ -6,6 +6,7 @@ import os
 import pytest
 
 from benchlab import cli
+from benchlab.model import unsized
 from benchlab.run.provision import budget
 
 
@@ -127,7 +128,7 @@ def test_a_list_of_sizes_is_a_runtime_per_size_each_with_512_mb_unless_given(mon
     config = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5"])
     assert config.runtimes == ("jvm-cpu0.25", "jvm-cpu0.5", "native-cpu0.25", "native-cpu0.5")
     assert config.app_cpus is None and config.app_memory_mb == 512
-    assert config.cpus_of("native-cpu0.25") == 0.25 and config.base_of("native-cpu0.25") == "native"
+    assert config.cpus_of("native-cpu0.25") == 0.25 and unsized("native-cpu0.25") == "native"
     assert config.size_labels["jvm-cpu0.5"] == "0.5 CPU, 512 MB"
     given = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5", "--app-memory", "1g"])
     assert given.app_memory_mb == 1024

@@ -8,7 +8,7 @@ import time
 import traceback
 
 from benchlab.config import Config
-from benchlab.model import Limit, sized
+from benchlab.model import Limit, sized, unsized
 from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import table
@@ -86,7 +86,7 @@ class Bench:
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
-        if {"native", "container-native"} & {config.base_of(r) for r in config.runtimes} and not config.native_exe \
+        if {"native", "container-native"} & {unsized(r) for r in config.runtimes} and not config.native_exe \
                 and not runtimes.find_runners(ROOT):
             build_native(logs)
         # MySQL Connector/J per packaged app, as packaged (the report's settings)
@@ -132,7 +132,7 @@ class Bench:
         if name in config.build_runtimes:
             return runtimes.make_build(name, options, config.build_runtimes[name])
         if name in config.size_runtimes:
-            return heaps.renamed(heaps.make(config.base_of(name), options, {}, {}), name)
+            return heaps.renamed(heaps.make(unsized(name), options, {}, {}), name)
         return heaps.make(name, options, config.heap_runtimes, config.jdk_runtimes)
 
     def apply_budgets(self, host_runtimes) -> None:
