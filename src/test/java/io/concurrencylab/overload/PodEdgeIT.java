@@ -103,10 +103,10 @@ class PodEdgeIT {
      */
     private static long awaitReady(PackagedApp app) throws Exception {
         long ended = System.nanoTime();
-        app.awaitReady(READY_AGAIN);
+        List<String> probes = app.awaitReady(READY_AGAIN);
         long readyAfter = (System.nanoTime() - ended) / 1_000_000;
         // awaitReady's last probe may itself outlast the limit: the limit is checked on the time it took.
-        assertTrue(readyAfter <= READY_AGAIN.toMillis(), "ready again only after " + readyAfter + " ms");
+        assertTrue(readyAfter <= READY_AGAIN.toMillis(), "ready again only after " + readyAfter + " ms; " + probes);
         assertEquals(200, app.get("/q/health/live").statusCode(), "liveness after the burst");
         return readyAfter;
     }

@@ -140,28 +140,39 @@ public final class PackagedApp implements AutoCloseable {
         return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    public void awaitReady(Duration limit) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        String last = "no answer";
+    /**
+     * Probes readiness every 100 ms until it is UP, failing past the limit. Returns the probes it made, each with its
+     * start, outcome and duration, so that a slow recovery says whether the app refused, answered 503 or stalled.
+     */
+    public List<String> awaitReady(Duration limit) {
+        long start = System.nanoTime();
+        long deadline = start + limit.toNanos();
+        List<String> probes = new ArrayList<>();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("exited with " + process.exitValue() + " before it was ready");
             }
+            long sent = System.nanoTime();
+            String outcome;
             try {
                 HttpResponse<String> ready = get("/q/health/ready");
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-                last = ready.statusCode() + " " + ready.body().replaceAll("\\s+", " ");
+                outcome = ready.statusCode() == 200 ? "200"
+                        : ready.statusCode() + " " + ready.body().replaceAll("\\s+", " ");
             } catch (IOException e) {
-                last = e.toString(); // not listening yet, or the probe timed out
+                outcome = e.toString(); // not listening yet, or the probe timed out
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
+            long now = System.nanoTime();
+            probes.add(String.format("+%d ms: %s in %d ms", (sent - start) / 1_000_000, outcome,
+                    (now - sent) / 1_000_000));
+            if (outcome.equals("200")) {
+                return probes;
+            }
             sleep(100);
         }
-        throw new IllegalStateException("not ready within " + limit + "; the last probe: " + last);
+        throw new IllegalStateException("not ready within " + limit + "; the probes: " + probes);
     }
 
     /** How many lines of its log so far hold this text. */
