@@ -103,6 +103,8 @@ def test_a_pod_size_has_its_memory_limit_in_the_memory_hierarchy_without_swap(v1
     assert "a memory limit of 512 MB" in pod.describe() and read(pod.group, "cpu.cfs_quota_us") == "2500"
     pod.lift()
     assert read(pod.memory_group, "memory.limit_in_bytes") == str(512 * 1024 * 1024)  # a warm-up lifts the CPU only
+    # the JVM sees one processor and takes half the limit for its heap, as the images' JVM does
+    assert pod.jvm_options() == ["-XX:ActiveProcessorCount=1", "-XX:MaxRAMPercentage=50"]
 
 
 def test_cgroup_v2_limits_memory_in_the_same_group(tmp_path):

@@ -13,6 +13,9 @@ CGROUP_ROOT = "/sys/fs/cgroup"
 # as long as the jwt-mysql SLO, so that one such wait in a 6 s step decides its p99 and two quick runs found the same
 # model's capacity at 710 and 1,000/s. At 10 ms the wait is at most 5 ms and the knee is the CPU's.
 PERIOD_US = 10_000
+# A pod's JVM takes half its memory limit for the heap, as the images set it (Dockerfile.jvm, quarkus.jib's
+# -XX:MaxRAMPercentage=50); the JVM's own default is a quarter.
+HEAP_SHARE = 0.5
 
 
 @dataclass
@@ -38,7 +41,11 @@ class CpuBudget:
         return len(self.cores) if self.how == "taskset" else max(1, math.ceil(self.cpus))
 
     def jvm_options(self) -> list[str]:
-        return [f"-XX:ActiveProcessorCount={self.processors}"] if self.applied else []
+        """The processors the JVM sees; within a memory limit, the images' share of it for the heap."""
+        if not self.applied:
+            return []
+        heap = [f"-XX:MaxRAMPercentage={HEAP_SHARE * 100:g}"] if self.memory_mb else []
+        return [f"-XX:ActiveProcessorCount={self.processors}", *heap]
 
     def enter(self) -> None:
         """In the app's process before it execs (subprocess' preexec_fn): into the group, or onto the CPUs."""

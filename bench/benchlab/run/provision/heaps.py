@@ -10,11 +10,11 @@ import subprocess
 from benchlab.model import size_mb
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.run.provision import runtimes
+from benchlab.run.provision.budget import HEAP_SHARE
 from benchlab.run.provision.containers import ContainerJvmRuntime
 from benchlab.run.provision.host import JvmRuntime
 
 EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError"
-CONTAINER_HEAP_SHARE = 0.5  # Dockerfile.jvm's -XX:MaxRAMPercentage=50: the pod's limit is twice the heap
 HEAP_RUNTIMES = (JvmRuntime.name, runtimes.RUNTIMES["jvm-aot"].name, ContainerJvmRuntime.name)
 
 
@@ -47,7 +47,7 @@ def with_heap(rt, heap_mb: int, name: str):
     if isinstance(rt, JvmRuntime):
         rt.jvm_args = [*rt.jvm_args, f"-Xmx{heap_mb}m", EXIT_ON_OOM]
     elif isinstance(rt, ContainerJvmRuntime):
-        rt.options = dict(rt.options, memory=f"{round(heap_mb / CONTAINER_HEAP_SHARE)}m",
+        rt.options = dict(rt.options, memory=f"{round(heap_mb / HEAP_SHARE)}m",
                           jvm_args=[*rt.options.get("jvm_args", []), EXIT_ON_OOM])
     else:
         raise ValueError(f"--heap: runtime {rt.name!r} has no heap the bench can set")
