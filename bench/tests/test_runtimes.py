@@ -56,20 +56,22 @@ def test_the_plain_jvm_keeps_its_absolute_jar_and_the_repository_as_directory():
 
 def test_jvm_aot_needs_the_cache_and_says_how_to_build_it(tmp_path):
     root = packaged(tmp_path, "quarkus-run.jar")
-    with pytest.raises(RuntimeError, match=r"needs target/quarkus-app/app\.aot.*build it with \./mvnw verify -Daot"):
+    with pytest.raises(RuntimeError, match=r"app\.aot, the AOT cache .* is missing: build both with \./mvnw verify -Daot"):
         runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+    assert "is missing" in runtimes.JvmAotRuntime.cache_problem(root)  # which the bench trains when it runs jvm-aot
 
 
 def test_a_cache_older_than_the_app_is_refused(tmp_path):
     root = packaged(tmp_path, "quarkus-run.jar", "app.aot", "app/concurrency-lab-1.0.0-SNAPSHOT.jar")
     with pytest.raises(RuntimeError, match=r"app\.aot is older than target/quarkus-app/app/concurrency-lab-1\.0\.0-"
-                                           r"SNAPSHOT\.jar .*rebuild both with \./mvnw verify -Daot"):
+                                           r"SNAPSHOT\.jar .*build both with \./mvnw verify -Daot"):
         runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25"))
 
 
 def test_a_cache_trained_after_packaging_passes(tmp_path):
     root = packaged(tmp_path, "lib/main/a.jar", "quarkus/quarkus-application.dat", "quarkus-run.jar", "app.aot")
     runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+    assert runtimes.JvmAotRuntime.cache_problem(root) is None
 
 
 @pytest.mark.parametrize("version", ["21.0.5", "24"])

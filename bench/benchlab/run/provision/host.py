@@ -124,18 +124,23 @@ class JvmAotRuntime(JvmRuntime):
             raise RuntimeError(f"runtime 'jvm-aot' needs a JDK {self.MIN_JDK} or newer (the AOT cache); {java_home} is "
                                f"JDK {version or '(unknown version)'}: not supported. On older JDKs the start-up "
                                f"archive is AppCDS, a matter of the build ({self.BUILD}), measured as the jvm runtime")
-        app_dir = self.app_dir(root)
-        cache = os.path.join(app_dir, self.CACHE)
+        problem = self.cache_problem(root)
+        if problem:
+            raise RuntimeError(f"runtime 'jvm-aot': {problem}: build both with {self.BUILD} (JDK {self.MIN_JDK}+)")
+
+    @classmethod
+    def cache_problem(cls, root) -> str | None:
+        """Why the packaged app has no cache this runtime can start with (None: it has one). A cache trained on an
+        older jar does not match the class path: said before any start, in the words of the build, not the JVM's."""
+        app_dir = os.path.join(root, "target", "quarkus-app")
+        cache = os.path.join(app_dir, cls.CACHE)
         if not os.path.isfile(cache):
-            raise RuntimeError(f"runtime 'jvm-aot' needs target/quarkus-app/{self.CACHE}, the AOT cache the "
-                               f"integration tests train: build it with {self.BUILD} (JDK {self.MIN_JDK}+)")
-        # A cache trained on an older jar does not match the class path: said here, before any start, in the words of
-        # the build rather than the JVM's.
+            return f"target/quarkus-app/{cls.CACHE}, the AOT cache the integration tests train, is missing"
         newer = [f for f in app_files(app_dir) if os.path.getmtime(f) > os.path.getmtime(cache)]
         if newer:
-            raise RuntimeError(f"runtime 'jvm-aot': target/quarkus-app/{self.CACHE} is older than "
-                               f"{os.path.relpath(newer[0], root)} (the app was packaged again after the cache was "
-                               f"trained): rebuild both with {self.BUILD}")
+            return (f"target/quarkus-app/{cls.CACHE} is older than {os.path.relpath(newer[0], root)} (the app was "
+                    f"packaged again after the cache was trained)")
+        return None
 
     def command(self, root, java_home, port, props):
         return [os.path.join(java_home, "bin", "java"), *self.jvm_args, *self.AOT_OPTIONS,

@@ -8,7 +8,8 @@ from benchlab.project import BENCH
 from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
 from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
-__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "find_runners", "make", "make_build", "jdk_home"]
+__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "find_runners", "make", "make_build",
+           "jdk_home"]
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
                                  ContainerNativeRuntime)}
