@@ -10,15 +10,15 @@ import time
 
 from benchlab.config import POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, size_mb, sized
+from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, size_mb, sized, unsized
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
 from benchlab.report import footprint
 from benchlab.run.procs import log
 from benchlab.plan import heap_search
-from benchlab.run.provision import heaps, jvm, runtimes
-from benchlab.scenarios import SCENARIOS, variant_of
+from benchlab.run.provision import haproxy, heaps, jvm, runtimes
+from benchlab.scenarios import SCENARIOS, scale_out, variant_of
 
 
 def parse_loads(text):
@@ -26,15 +26,16 @@ def parse_loads(text):
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        if item == "soak":  # a soak at SOAK_SHARE of the capacity its search finds
-            levels.append(Load(LoadKind.SOAK, 0.0))
+        if item in (LoadKind.SOAK, LoadKind.SCALE_OUT):  # held at SOAK_SHARE of the capacity its search finds
+            levels.append(Load(LoadKind(item), 0.0))
             continue
-        m = re.fullmatch(r"(?:(vus|rate|open|search|cost|soak):)?(\d+(?:\.\d+)?)", item)
+        m = re.fullmatch(r"(?:(vus|rate|open|search|cost|soak|scale-out):)?(\d+(?:\.\d+)?)", item)
         if not m or (m.group(2) and float(m.group(2)) <= 0):
             raise SystemExit(f"bad load level {item!r}: use a rate (200), vus:N (vus:50), search:START (search:100), "
-                             f"cost:RATE (cost:300), soak:RATE or soak (a soak at its search's capacity)")
+                             f"cost:RATE (cost:300), soak:RATE or soak (a soak at its search's capacity), "
+                             f"scale-out:RATE or scale-out")
         kind = {"vus": LoadKind.CLOSED, "search": LoadKind.SEARCH, "cost": LoadKind.COST,
-                "soak": LoadKind.SOAK}.get(m.group(1), LoadKind.OPEN)
+                "soak": LoadKind.SOAK, "scale-out": LoadKind.SCALE_OUT}.get(m.group(1), LoadKind.OPEN)
         levels.append(Load(kind, float(m.group(2))))
     kinds = [level.kind for level in levels]
     if LoadKind.SEARCH in kinds and (kinds.count(LoadKind.SEARCH) > 1 or LoadKind.OPEN in kinds):
@@ -187,6 +188,7 @@ def parse_args(argv) -> Config:
         args.load_levels = {s: levels for s, levels in args.load_levels.items()
                             if "*" in loaded or s in loaded or s not in dict(args.memory_cases)}
     check_the_rest(p, args)
+    check_scale_out(p, args)
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
     fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
@@ -281,10 +283,12 @@ def chosen_loads(p, given, in_preset, scenarios, variants, preset) -> dict[str, 
         for s in ([scen] if sep else SCENARIOS):
             loads[s] = parse_loads(levels)
     for s in scenarios:
-        if SCENARIOS[s].soaks:
-            loads[s] = soak_loads(p, s, loads[s], variants)
-        elif any(level.kind == LoadKind.SOAK for level in loads[s]):
-            p.error(f"--loads {s}: a soak (soak:RATE) is the soak scenario's load (--scenarios soak)")
+        own = SCENARIOS[s].held_load
+        if own:
+            loads[s] = held_loads(p, s, loads[s], variants, own)
+        for held in {LoadKind.SOAK, LoadKind.SCALE_OUT} - {own}:
+            if any(level.kind == held for level in loads[s]):
+                p.error(f"--loads {s}: a {held} ({held}:RATE) is the {held} scenario's load (--scenarios {held})")
     return {s: loads[s] for s in scenarios}
 
 
@@ -294,16 +298,17 @@ def one_variant(scenario: str, variants: dict[str, list[str]]) -> Variant:
     return variant_of(scenario, chosen[0]) if len(chosen) == 1 else SCENARIOS[scenario].variants[0]
 
 
-def soak_loads(p, scenario: str, levels: list[Load], variants: dict[str, list[str]]) -> list[Load]:
-    """A soak scenario's loads: a rate (200, soak:200), or a search and "soak" at its capacity; one case at a time."""
+def held_loads(p, scenario: str, levels: list[Load], variants: dict[str, list[str]], kind: LoadKind) -> list[Load]:
+    """A soak's or a scale-out's loads (`kind`): a rate (200, soak:200), or a search and the held load at its
+    capacity's share; one case at a time."""
     if len(variants.get(scenario) or [""]) > 1:
-        p.error(f"--variants {scenario}: one case at a time (a soak holds each model for minutes)")
-    levels = [Load(LoadKind.SOAK, level.value) if level.kind == LoadKind.OPEN else level for level in levels]
+        p.error(f"--variants {scenario}: one case at a time (a {kind} holds each model for minutes)")
+    levels = [Load(kind, level.value) if level.kind == LoadKind.OPEN else level for level in levels]
     kinds = [level.kind for level in levels]
-    if kinds.count(LoadKind.SOAK) != 1 or not set(kinds) <= {LoadKind.SOAK, LoadKind.SEARCH} \
-            or (LoadKind.SEARCH in kinds) != (levels[-1].value == 0) or levels[-1].kind != LoadKind.SOAK:
-        p.error(f"--loads {scenario}: one rate (--loads {scenario}=600), or a search and the soak at "
-                f"{SOAK_SHARE * 100:g} % of its capacity (--loads {scenario}=search:500,soak)")
+    if kinds.count(kind) != 1 or not set(kinds) <= {kind, LoadKind.SEARCH} \
+            or (LoadKind.SEARCH in kinds) != (levels[-1].value == 0) or levels[-1].kind != kind:
+        p.error(f"--loads {scenario}: one rate (--loads {scenario}=600), or a search and the {kind} at "
+                f"{SOAK_SHARE * 100:g} % of its capacity (--loads {scenario}=search:500,{kind})")
     return levels
 
 
@@ -352,6 +357,21 @@ def check_the_rest(p, args):
         p.error("--app-cpu-period must be from 1 to 1000 ms (the kernel's CFS period bounds)")
     if args.max_interference <= 0:
         p.error("--max-interference must be a share of one core above 0 (25: a quarter of a core)")
+
+
+def check_scale_out(p, args):
+    """A scale-out starts its replicas on this host, each a pod of its own, behind Debian's HAProxy (the bench
+    installs nothing)."""
+    if not any(SCENARIOS[s].scale_out_cpus for s in args.scenarios):
+        return
+    if args.target:
+        p.error("--scenarios scale-out starts its replicas itself: not with --target")
+    held = [r for r in args.runtimes if runtimes.RUNTIMES.get(unsized((args.jdk_runtimes.get(r) or (r,))[0]),
+                                                               runtimes.JvmRuntime).container]
+    if held:
+        p.error(f"--scenarios scale-out runs its replicas on this host: not on {', '.join(held)}")
+    if not haproxy.executable():
+        p.error("--scenarios scale-out needs HAProxy on PATH: install Debian's package haproxy")
 
 
 def app_cpus(p, given, cores: int, target: bool) -> float | None:
@@ -435,10 +455,12 @@ def main(argv):
                          warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else ())
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
-        runs = len(plan.runs) - searches - soaks
+        scale_outs = sum(r.load.kind == LoadKind.SCALE_OUT for r in plan.runs)
+        runs = len(plan.runs) - searches - soaks - scale_outs
         if plan.runs:
             searched = f", {searches} searches of about {USUAL_SEARCH_STEPS} steps" if searches else ""
             searched += f", {soaks} soaks of {config.soak_minutes:g} min" if soaks else ""
+            searched += f", {scale_outs} scale-outs of {scale_out.SECONDS} s" if scale_outs else ""
             log(f"plan: {runs} runs of {config.duration:.0f} s{searched}, {plan.warmups} warm-ups (at most {config.warmup:.0f} s, {config.warmup_others:.0f} s at fixed "
                 f"loads); load phase about {duration(plan.planned_seconds())}, at most "
                 f"{duration(plan.planned_seconds(upper_bound=True))}, plus start-up")

@@ -27,9 +27,12 @@ class LoadKind(StrEnum):
     # An arrival rate held for minutes on an app of its own, its series read from the first tenth to the last (a
     # soak); 0: SOAK_SHARE of the capacity the model's search found just before.
     SOAK = "soak"
+    # One replica at SOAK_SHARE of its capacity behind a load balancer, then twice that rate and a second replica
+    # started cold (run/measure/scale_out.py); 0: the share of the capacity its search found just before.
+    SCALE_OUT = "scale-out"
 
 
-SOAK_SHARE = 0.7  # a soak's load, as a share of the model's capacity, where no rate is given
+SOAK_SHARE = 0.7  # a soak's or a scale-out's load, as a share of the model's capacity, where no rate is given
 
 
 class Stop(StrEnum):
@@ -90,10 +93,11 @@ class Limit(StrEnum):
 
 def step_label(kind: str, value: float) -> str:
     """A load step as every table and sentence writes it: "200/s", "150 VUs", "search from 500/s", "300/s (cost)"."""
-    if kind == LoadKind.SOAK and not value:
-        return f"{SOAK_SHARE * 100:g} % of capacity (soak)"
+    if kind in (LoadKind.SOAK, LoadKind.SCALE_OUT) and not value:
+        return f"{SOAK_SHARE * 100:g} % of capacity ({kind})"
     return {LoadKind.OPEN: f"{value:g}/s", LoadKind.CLOSED: f"{value:g} VUs", LoadKind.COST: f"{value:g}/s (cost)",
-            LoadKind.PROFILE: f"{value:g}/s (profile)", LoadKind.SOAK: f"{value:g}/s (soak)"}.get(
+            LoadKind.PROFILE: f"{value:g}/s (profile)", LoadKind.SOAK: f"{value:g}/s (soak)",
+            LoadKind.SCALE_OUT: f"{value:g}/s, then twice it (scale-out)"}.get(
         kind, f"search from {value:g}/s")
 
 
@@ -202,6 +206,14 @@ class Scenario:
     # Its loads are soaks (LoadKind.SOAK): one case (variant) at a time, each model in an app of its own, for
     # --soak-minutes.
     soaks: bool = False
+    # Its load is a scale-out (LoadKind.SCALE_OUT): one model per runtime, on replicas of this many CPUs, each a pod
+    # of its own (config.POD_MEMORY_MB) behind HAProxy; the search before it runs on the first replica.
+    scale_out_cpus: float | None = None
+
+    @property
+    def held_load(self) -> LoadKind | None:
+        """The kind of load held at one rate that is this scenario's own (a soak, a scale-out), if it has one."""
+        return LoadKind.SOAK if self.soaks else LoadKind.SCALE_OUT if self.scale_out_cpus else None
 
     def in_preset(self, preset: str) -> InPreset:
         return {"quick": self.quick, "default": self.default}[preset]

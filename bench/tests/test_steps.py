@@ -136,6 +136,22 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("worker", "memwarm", 8)]
 
 
+def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, monkeypatch):
+    loads = {"scale-out": [Load("search", 80), Load("scale-out", 0)]}
+    plan = make_plan(["jvm"], ["scale-out"], loads, ["virtual"], 1, 6, 60, 0)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, scenarios=("scale-out",)), plan,
+                       SimpleNamespace(), env=Environment(cores=2))
+    labels = []
+
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
+        labels.append(label)
+        return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
+                            label.endswith("again"), budget_lifted)
+    monkeypatch.setattr(warmup, "until_steady", until_steady)
+    Steps(state, None, {}).warm_up(Block(None, None, "http://app", None, None, None), plan.runs[0], "warmup")
+    assert labels == ["warmup", "warmup again"]
+
+
 @pytest.mark.parametrize("scenario, loads, warmed_at, p99_slack_ms", [
     ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "500/s", 5.0),  # a search's first rate
     ("aggregate", [Load("cost", 80), Load("search", 200)], "100/s", 100.0),  # its own: 200/s would starve the pool

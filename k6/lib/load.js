@@ -33,6 +33,11 @@ export function loadOptions(name, preset) {
   }
   const duration = envDuration('DURATION', preset.duration);
   const rampUp = env('RAMP_UP', '') === '' ? '' : envDuration('RAMP_UP', '');
+  const stepAt = env('STEP_AT', '') === '' ? 0 : seconds(envDuration('STEP_AT', ''));
+  const stepFactor = envNumber('STEP_FACTOR', 2);
+  if (stepAt && (rampUp || stepAt >= seconds(duration) || stepFactor <= 0)) {
+    throw new Error('STEP_AT must fall within DURATION, without RAMP_UP, and STEP_FACTOR must be above 0');
+  }
 
   // RATE, VUS, PRE_ALLOCATED_VUS and MAX_VUS are totals for the run, shared evenly by the models.
   const n = models.length;
@@ -62,6 +67,13 @@ export function loadOptions(name, preset) {
       // A tiny correctness run: a few requests per model, one after the other.
       scenario = { executor: 'per-vu-iterations', vus: 1, iterations: envInt('SMOKE_ITERATIONS', 3),
         maxDuration: '30s' };
+    } else if (loadModel === 'open' && stepAt) {
+      // A step: RATE until STEP_AT, then STEP_FACTOR times it (in a second) to the end, as a load balancer in front
+      // of a scaled-out app meets it (the bench's scale-out scenario).
+      scenario = { executor: 'ramping-arrival-rate', startRate: rate, timeUnit: `${n}s`,
+        stages: [{ duration: `${stepAt}s`, target: rate }, { duration: '1s', target: rate * stepFactor },
+          { duration: `${Math.max(0, seconds(duration) - stepAt - 1)}s`, target: rate * stepFactor }],
+        preAllocatedVUs: Math.ceil(preAllocated * stepFactor), maxVUs: Math.ceil(maxVUs * stepFactor) };
     } else if (loadModel === 'open' && !rampUp) {
       // rate per timeUnit of n seconds = RATE / n per second, exact even when RATE % n != 0.
       scenario = { executor: 'constant-arrival-rate', rate, timeUnit: `${n}s`, duration,
@@ -82,7 +94,7 @@ export function loadOptions(name, preset) {
 
   // What this run was asked to do, in plain values, for the summary JSON (see summary.js).
   runParameters = { script: name, models, loadModel: SMOKE ? 'smoke' : loadModel, rate, vus, duration,
-    rampUp: rampUp || null, timeout: TIMEOUT, preAllocatedVUs: preAllocated, maxVUs };
+    rampUp: rampUp || null, stepAt: stepAt || null, stepFactor: stepAt ? stepFactor : null, timeout: TIMEOUT, preAllocatedVUs: preAllocated, maxVUs };
 
   return {
     scenarios,

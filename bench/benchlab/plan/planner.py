@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from benchlab.model import AGGREGATE_IDEAL_S, WORKER, Load, LoadKind, PlannedRun, settle_s
 from benchlab.plan.search import SearchSettings
-from benchlab.scenarios import SCENARIOS, variant_of
+from benchlab.scenarios import SCENARIOS, scale_out, variant_of
 
 # Seconds a run costs beyond its load window: k6 start and stop, drain check, the pause between runs.
 RUN_OVERHEAD_S = 1.5  # measured here: a 8 s run with 1 s cooldown takes 9.5-10 s
@@ -52,7 +52,7 @@ def reads_verdicts(loads: list[Load]) -> bool:
     """Whether a scenario's loads give the report's verdicts (a capacity search, a cost rate, a soak's drift): its
     warm-ups may take the full --warmup to reach steady state; a scenario measured at fixed points only gets
     --warmup-others."""
-    return any(load.kind in (LoadKind.SEARCH, LoadKind.COST, LoadKind.SOAK) for load in loads)
+    return any(load.kind in (LoadKind.SEARCH, LoadKind.COST, LoadKind.SOAK, LoadKind.SCALE_OUT) for load in loads)
 
 
 @dataclass(frozen=True)
@@ -151,8 +151,9 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     for scenario in scenarios:
-        # a soak is its own repetition: minutes of one run say more than several (its search, once, sets its rate)
-        reps = [1] if SCENARIOS[scenario].soaks else list(range(1, repetitions + 1))
+        # a soak or a scale-out is its own repetition: minutes of one run say more than several (its search, once,
+        # sets its rate)
+        reps = [1] if SCENARIOS[scenario].held_load else list(range(1, repetitions + 1))
         chosen = (variants or {}).get(scenario)
         kept = [v for v in SCENARIOS[scenario].variants
                 if ((v.name in chosen) if chosen is not None else not v.opt_in)]
@@ -165,6 +166,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     runs, warmups = [], 0
     for runtime, scenario, variant, block_reps in blocks:
         block_models = [m for m in models if m in variant.models]
+        if SCENARIOS[scenario].scale_out_cpus:  # one model per runtime: its cheapest, chosen as the run goes
+            block_models = block_models[:1]
         warmups += len(block_models)
 
         def load_reps(load: Load) -> list[int]:
@@ -190,7 +193,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
                             cost_seconds or seconds if load.kind == LoadKind.COST else
-                            soak_seconds or seconds if load.kind == LoadKind.SOAK else seconds,
+                            soak_seconds or seconds if load.kind == LoadKind.SOAK else
+                            scale_out.SECONDS if load.kind == LoadKind.SCALE_OUT else seconds,
                             variant.name, event)
                  for i, (model, load, rep, event) in enumerate(order)]
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))

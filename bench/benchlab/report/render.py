@@ -11,7 +11,7 @@ import plotly.offline
 
 from benchlab.formatting import Code, Fixed, Percent, num, percent
 from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label
-from benchlab.report import breakdown, footprint, memory, steady
+from benchlab.report import breakdown, footprint, memory, scale_out, steady
 from benchlab.report.answer import answer_table
 from benchlab.report.decision import decision_table
 from benchlab.report.capacity import capacity_table
@@ -193,14 +193,17 @@ def summary(env: Environment) -> str:
 
 def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
              profiles: list[profile.Breakdown] = ()) -> list[Section]:
-    """The report in reading order: the answer, the steady cost and where it goes (profiles, --profile), the capacity,
-    the steps measured again or kept in spite of a disturbance, the warm-ups, start-up, each article's experiment,
-    memory, the closed-model shortfalls, then the detail, folded. all_runs: every measurement, also those superseded."""
+    """The report in reading order: the answers (runtimes, models, memory, the soak), the scale-out, the steady cost
+    and where it goes (profiles, --profile), the capacity, the steps measured again or kept in spite of a disturbance,
+    the warm-ups, start-up, each article's experiment, the soak, memory, the closed-model shortfalls, then the detail,
+    folded. all_runs: every measurement, also those superseded."""
     again = steady.measured_again(all_runs, env.max_interference)
     kept = steady.disturbed_but_kept(all_runs, env.max_interference)
     runs = table.final(all_runs)
     searched = runs.memory_search == True  # noqa: E712 - a memory search's steps: its own sections read them
     mem_runs, runs = runs[searched], runs[~searched].copy()
+    # a scale-out's search sets its rate: one model on replicas of their own size, compared with no other model
+    runs = runs[~runs.scenario.isin([s for s, scenario in SCENARIOS.items() if scenario.scale_out_cpus])].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     soaks = Soaks(runs, win, env)
     gains = [g for build in (env.get("builds") or {}) for g in cost.gains(runs, build, "jvm", env.cost_repeat)]
@@ -220,6 +223,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
         out.append(Section(memory_answer.title, memory_answer, answer=True))
     if (soaked := soaks.answer_table()) is not None:
         out.append(Section(soaked.title, soaked, answer=True))
+    out += scale_out.sections(env)  # its own answer: what a new replica meets, right after the models'
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
     if (gained := breakdown.gains_table(gains)) is not None:

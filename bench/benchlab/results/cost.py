@@ -96,6 +96,12 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
     return out
 
 
+def cheapest(runs: pd.DataFrame, scenario: str, runtime: str) -> str | None:
+    """The model whose request costs least in a runtime's cost runs of a scenario as configured (None: none ran)."""
+    found = costs(runs[(runs.runtime == runtime) & (runs.scenario == scenario) & (runs.variant.fillna("") == "")])
+    return found[0].model if found else None
+
+
 def median(values: pd.Series) -> float | None:
     values = values.dropna()
     return float(values.median()) if len(values) else None

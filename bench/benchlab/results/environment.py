@@ -146,6 +146,35 @@ class SoakRecord:
 
 
 @dataclasses.dataclass(frozen=True)
+class ScaleOutRecord:
+    """A runtime's scale-out (run/measure/scale_out.py): one replica at a share of its capacity behind HAProxy, then the
+    load stepped up and a second replica started cold, joining when its readiness probe passes. Seconds count from the
+    run's start (k6's first request); results/scale_out.py reads the verdicts from them."""
+    runtime: str
+    model: str  # the runtime's cheapest for JWT + MySQL in this run, else the scenario's first model
+    tag: str
+    cpus: float  # each replica's CPU limit
+    memory_mb: int | None  # and its memory limit
+    capacity: float | None  # requests/s one replica held at the SLO, its search's (None: the rate was given)
+    rate_before: float  # requests/s offered before the step
+    rate_after: float  # and from the step on
+    slo_p99_ms: float
+    step_s: float  # when the load stepped up and the second replica was started
+    ready_s: float | None  # when HAProxy first found the second replica ready (None: never within the run)
+    seconds: int  # the run's length
+    # "replica 1", "replica 2" -> 2xx answers HAProxy counted from each, one value per second from the start
+    served: dict[str, list[int]]
+    # k6's requests in 5 s windows from the start: start_s, requests, failed, late (answered over the SLO), p99_ms
+    windows: list[dict]
+    cpu_pct: dict[str, float]  # mean % of one core over the run: "k6", "haproxy", "db", "replica 1", "replica 2"
+    machine_cpu_pct: float  # the whole machine's, % of all its cores
+
+    @classmethod
+    def from_json(cls, data: dict) -> ScaleOutRecord:
+        return cls(**data)
+
+
+@dataclasses.dataclass(frozen=True)
 class HeapSearchRecord:
     """One memory search (run/measure/memory.py): a model's smallest heap that held a memory case, the largest below it
     that did not, why that one did not (its stop), why the search ended, and every step."""
@@ -271,6 +300,10 @@ def soak_records(data: list) -> list[SoakRecord]:
     return [SoakRecord.from_json(s) for s in data]
 
 
+def scale_out_records(data: list) -> list[ScaleOutRecord]:
+    return [ScaleOutRecord.from_json(s) for s in data]
+
+
 def heap_search_records(data: list) -> list[HeapSearchRecord]:
     return [HeapSearchRecord.from_json(s) for s in data]
 
@@ -351,6 +384,7 @@ class Environment(Facts):
     warmups: list[WarmupRecord] = fact(read=warmup_records, missing=[])
     heap_searches: list[HeapSearchRecord] = fact(read=heap_search_records, missing=[])
     soaks: list[SoakRecord] = fact(read=soak_records, missing=[])
+    scale_outs: list[ScaleOutRecord] = fact(read=scale_out_records, missing=[])
     held_bytes: list[HeldBytesRecord] = fact(read=held_bytes_records, missing=[])
     pinned_recording: str = fact()
     complete: bool = fact(missing=False)

@@ -18,10 +18,14 @@ RESULTS_JSON = "results.json"
 WINDOW_COLUMNS = ["tag", "t", *PER_SECOND]
 
 
+def frame(rows: list[RunRow]) -> pd.DataFrame:
+    """The tidy table of measured runs, a column per RunRow field."""
+    return pd.DataFrame([dataclasses.asdict(r) for r in rows], columns=[f.name for f in dataclasses.fields(RunRow)])
+
+
 def write(out: str, rows: list[RunRow], env: Environment) -> None:
     records = [dataclasses.asdict(r) for r in rows]
-    columns = [f.name for f in dataclasses.fields(RunRow)]
-    pd.DataFrame(records, columns=columns).to_csv(os.path.join(out, RESULTS_CSV), index=False)
+    frame(rows).to_csv(os.path.join(out, RESULTS_CSV), index=False)
     tmp = os.path.join(out, RESULTS_JSON + ".tmp")
     with open(tmp, "w") as f:
         json.dump({"environment": env.to_json(), "runs": records}, f, indent=1)

@@ -1,5 +1,7 @@
 """The measured part: start what the plan needs, then block by block (a scenario under one app) a fresh app where
 needed, a warm-up and the runs; one row per run, and results.json's environment."""
+import copy
+import dataclasses
 import itertools
 import os
 import shutil
@@ -7,11 +9,11 @@ import tempfile
 import time
 import traceback
 
-from benchlab.config import Config
+from benchlab.config import POD_MEMORY_MB, Config
 from benchlab.model import Limit, sized, unsized
 from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
-from benchlab.results import table
+from benchlab.results import cost, table
 from benchlab.results.environment import Environment, RuntimeInfo
 from benchlab.plan import heap_search
 from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler, soak
@@ -21,7 +23,11 @@ from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handl
 from benchlab.run.provision import budget, drivers, health, heaps, jvm, machine, pinning, runtimes
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
-from benchlab.scenarios import SCENARIOS, variant_of
+from benchlab.scenarios import SCENARIOS, jwt_mysql, variant_of
+
+
+# What trains the AOT cache when the bench does: every model's JWT + MySQL requests and its aggregation, cached or not.
+AOT_TRAINING_TESTS = ("UserMeIT", "AggregateIT", "CachedAggregateIT")
 
 
 class Bench:
@@ -81,12 +87,16 @@ class Bench:
         config = self.state.config
         logs = self.state.logs
         jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
-        if config.rebuild or not os.path.isfile(jar):
+        wanted = {unsized(r) for r in config.runtimes}
+        if runtimes.JvmAotRuntime.name in wanted and (config.rebuild or runtimes.JvmAotRuntime.cache_problem(ROOT)) \
+                and (jvm.feature_version(java_home) or 0) >= runtimes.JvmAotRuntime.MIN_JDK:
+            train_aot_cache(logs)  # packages the jar too
+        elif config.rebuild or not os.path.isfile(jar):
             log("building the app: ./mvnw -B -q package -DskipTests (about 1 minute; several more the first time, "
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
                         os.path.join(logs, "build.log"), timeout=1800, cwd=ROOT, what="Maven build")
-        if {"native", "container-native"} & {unsized(r) for r in config.runtimes} and not config.native_exe \
+        if {"native", "container-native"} & wanted and not config.native_exe \
                 and not runtimes.find_runners(ROOT):
             build_native(logs)
         # MySQL Connector/J per packaged app, as packaged (the report's settings)
@@ -255,6 +265,8 @@ class Bench:
         `current` and the result: (app, probe, what it runs)."""
         app, probe, running = current
         scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
+        if SCENARIOS[scenario].scale_out_cpus:
+            return self.run_scale_out(steps, self.cheapest_model(block), rt, home, current, up, app_dirs)
         block_props = dict(up.app_props, **run_props(block[0]))
         if variant.redis:
             block_props["quarkus.redis.hosts"] = up.redis_url
@@ -287,6 +299,62 @@ class Bench:
                 row.pinned_trace = None if not traced else any(t.pinned for t in seen)
         return on.app, on.probe, running
 
+    def cheapest_model(self, block):
+        """A scale-out's runs on the runtime's cheapest model for JWT + MySQL in this run, where its cost runs ran."""
+        rows = table.final(table.frame(self.state.rows))
+        chosen = cost.cheapest(rows, jwt_mysql.SCENARIO.name, block[0].runtime)
+        if chosen is None or chosen == block[0].model:
+            return block
+        log(f"{block[0].scenario} on {block[0].runtime}: {chosen}, its cheapest model for {jwt_mysql.SCENARIO.name}")
+        return [dataclasses.replace(r, model=chosen) for r in block]
+
+    def run_scale_out(self, steps: Steps, block, rt, home, current, up: Services, app_dirs):
+        """A scale-out block: its first replica a fresh app within a pod of the scenario's size, searched and warmed as
+        any block's app; its scale-out run starts the second replica cold within a pod of its own. The runtime's own
+        budget is back afterwards."""
+        config, state = self.state.config, self.state
+        cpus = SCENARIOS[block[0].scenario].scale_out_cpus
+        pods = [budget.make(cpus, f"concurrency-lab-bench-{config.port}-replica{n}", os.cpu_count() or 1,
+                            period_us=round(config.app_cpu_period * 1000),
+                            memory_mb=config.app_memory_mb or POD_MEMORY_MB, strict=True) for n in (1, 2)]
+        replicas = []
+        for pod in pods:
+            replica = copy.copy(rt)
+            replica.budget = pod
+            if isinstance(rt, runtimes.JvmRuntime):
+                replica.jvm_args = [a for a in rt.jvm_args if not a.startswith(
+                    ("-XX:ActiveProcessorCount=", "-XX:MaxRAMPercentage="))] + pod.jvm_options()
+            replicas.append(replica)
+        own = state.budgets.get(rt.name)
+        state.budgets[rt.name] = pods[0]
+        try:
+            log(f"{block[0].scenario} on {rt.name}: replicas of {pods[0].describe()}")
+            state.pm.stop(current[0])
+            app, _ = self.apps.start(replicas[0], home, up.app_props, up, f"app-{rt.name}-replica1.log")
+            props = dict(up.app_props)
+
+            def start_replica(port):
+                return replicas[1].start(state.pm, ROOT, home, port, dict(props, **{"quarkus.http.port": port}),
+                                         up.child_env, os.path.join(state.logs, f"app-{rt.name}-replica2.log"))
+
+            def restart(n):
+                proc, _ = self.apps.start(replicas[0], home, props, up, f"app-{rt.name}-replica1-restart{n}.log")
+                return proc, replicas[0].probe(proc)
+
+            on = Block(app, replicas[0].probe(app), state.base_url, up.tokens_file, restart, up.db_url,
+                       start_replica=start_replica, pod=pods[0])
+            steps.warm_up(on, block[0], "warmup")
+            steps.run_plan(block, on)
+        finally:
+            if own is None:
+                state.budgets.pop(rt.name)
+            else:
+                state.budgets[rt.name] = own
+            for pod in pods:
+                pod.remove()
+        # the next block starts an app of its own: nothing runs as the runtime's app
+        return on.app, on.probe, (f"{rt.name} replica", None, None)
+
     def run_target(self, base_url) -> int:
         """An app started elsewhere: no database, downstream or app of ours, no process figures, same scripts."""
         state, config = self.state, self.state.config
@@ -318,6 +386,16 @@ def run(config: Config, plan: Plan) -> int:
     for d in ("logs", "k6", "samples"):
         os.makedirs(os.path.join(config.out, d), exist_ok=True)
     return Bench(config, plan).run_all()
+
+
+def train_aot_cache(logs) -> None:
+    """The jar and the AOT cache the jvm-aot runtime runs: the integration tests of the core cases train it, then
+    run against the jar started with it."""
+    log("training the AOT cache: ./mvnw -B -q verify -Daot with the core cases' integration tests (about 5 minutes; "
+        "the jar is packaged again)")
+    run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "verify", "-Daot", "-Dtest=NONE",
+                 "-Dsurefire.failIfNoSpecifiedTests=false", f"-Dit.test={','.join(AOT_TRAINING_TESTS)}"],
+                os.path.join(logs, "aot-training.log"), timeout=3600, cwd=ROOT, what="the AOT cache's training")
 
 
 def build_native(logs) -> None:

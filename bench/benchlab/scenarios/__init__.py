@@ -9,7 +9,7 @@ from benchlab.model import Scenario, Variant
 
 # The scenarios' modules in the order the report shows them.
 ORDER = ("jwt_mysql", "aggregate", "article_001", "executors", "pool_sweep", "cache", "gateway", "hold", "mixed",
-         "soak")
+         "soak", "scale_out")
 SCENARIOS: dict[str, Scenario] = {scenario.name: scenario for scenario in (
     importlib.import_module(f"{__name__}.{module}").SCENARIO for module in ORDER)}
 

@@ -12,7 +12,7 @@ from benchlab.results import table, windows
 from benchlab.run.measure import k6tool, sampler, soak
 from benchlab.run.probe import group_cpu_seconds
 from benchlab.run.state import BenchState
-from benchlab.scenarios import SCENARIOS, script_of, slo_p99_ms, variant_of
+from benchlab.scenarios import SCENARIOS, scale_out, script_of, slo_p99_ms, variant_of
 
 
 def request_timeout_s(run: PlannedRun, config: Config) -> float:
@@ -36,6 +36,8 @@ def k6_env(base_url, run: PlannedRun, seconds, config: Config, tokens_file) -> d
     else:
         env["VUS"] = f"{run.load.value:g}"
     env.update(variant_of(run.scenario, run.variant).k6_env)
+    if run.load.kind == LoadKind.SCALE_OUT:
+        env.update(STEP_AT=f"{scale_out.STEP_AT_S}s", STEP_FACTOR=f"{scale_out.STEP_FACTOR:g}")
     if config.live:  # k6's web dashboard on 127.0.0.1:5665 for the run's duration (one run at a time)
         env["K6_WEB_DASHBOARD"] = "true"
     # Every answer's status counts; its body is checked in one iteration in CHECK_EVERY per VU: k6 shares the machine

@@ -19,6 +19,7 @@ from benchlab.results.environment import SearchRecord, WarmupRecord
 from benchlab.results.steady import SteadyRule
 from benchlab.run.measure import sampler, warmup
 from benchlab.run.measure.k6runs import K6Runs
+from benchlab.run.measure.scale_out import ScaleOut
 from benchlab.run.procs import CONSOLE, log
 from benchlab.run.provision import health, heaps, services
 from benchlab.run.state import BenchState
@@ -42,6 +43,9 @@ class Block:
     db_url: str | None
     jcmd: str | None = None  # this host's jcmd, where it can read the app's native memory (a soak's NMT)
     nmt_note: str = ""  # why it cannot, if it cannot
+    # a scale-out's: port -> a second replica of the app, started cold within `pod`, the replicas' size (a CpuBudget)
+    start_replica: object = None
+    pod: object = None
     restarts: int = 0
     broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
 
@@ -80,7 +84,7 @@ class Steps:
         if SCENARIOS[scenario].warmup_load is not None:
             load = one_load(SCENARIOS[scenario].warmup_load)
         models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
-        if SCENARIOS[scenario].app_per_model:
+        if SCENARIOS[scenario].app_per_model or SCENARIOS[scenario].scale_out_cpus:  # the block's one model
             models = [first.model]
         pid = block.probe.pid if block.probe is not None else None
         if budget is not None:
@@ -88,10 +92,10 @@ class Steps:
         try:
             unsteady = [m for m in models if not self.warm(block, first, load, m, label).steady]
             # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
-            # compilers are still busy, and they finish during the others'. One more go for each model not steady.
-            if len(models) > 1:
-                for model in unsteady:
-                    self.warm(block, first, load, model, f"{label} again")
+            # compilers are still busy, and they finish during the others'. One more go for each model not steady,
+            # also for an app's only model (a jar that sees one processor compiles on fewer threads).
+            for model in unsteady:
+                self.warm(block, first, load, model, f"{label} again")
         finally:
             if budget is not None:
                 budget.restore(pid)
@@ -138,9 +142,15 @@ class Steps:
         progress.update(task, description=f"{self.position(run)} {run.scenario} {run.model} {run.load.label} "
                                           f"rep {run.repetition}")
         key = (run.runtime, run.scenario, run.model, run.repetition)
-        if run.load.kind == LoadKind.SOAK and not run.load.value:
-            run = self.soak_rate(run)
+        if run.load.kind in (LoadKind.SOAK, LoadKind.SCALE_OUT) and not run.load.value:
+            run = self.held_rate(run)
         if run is None:
+            progress.advance(task)
+            return
+        if run.load.kind == LoadKind.SCALE_OUT:
+            found = self.search_found(run)
+            ScaleOut(self.state, self.k6, self.sampled).run(run, block.app, block.tokens_file, block.start_replica,
+                                                             found.held if found else None, block.pod)
             progress.advance(task)
             return
         if run.load.kind == LoadKind.OPEN and key in block.broken:
@@ -154,17 +164,23 @@ class Steps:
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
 
-    def soak_rate(self, run: PlannedRun) -> PlannedRun | None:
-        """A soak at SOAK_SHARE of the capacity the model's search found just before (None: it found none)."""
+    def search_found(self, run: PlannedRun) -> SearchRecord | None:
+        """The last search of the run's model in its block that held a rate."""
         found = [s for s in self.state.env.get("searches", []) if (s.runtime, s.scenario, s.variant, s.model)
                  == (run.runtime, run.scenario, run.variant, run.model) and s.held]
+        return found[-1] if found else None
+
+    def held_rate(self, run: PlannedRun) -> PlannedRun | None:
+        """A soak or a scale-out at SOAK_SHARE of the capacity the model's search found just before (None: it found
+        none)."""
+        found = self.search_found(run)
         if not found:
             self.state.env.append("skipped", f"{run.tag} (its search held no rate)")
             log(f"{run.tag}: skipped, the search before it held no rate")
             return None
-        rate = round(SOAK_SHARE * found[-1].held)
-        log(f"{run.tag}: soaking at {rate:g}/s, {SOAK_SHARE * 100:g} % of the {found[-1].held:g}/s its search held")
-        return dataclasses.replace(run, load=Load(LoadKind.SOAK, rate))
+        rate = round(SOAK_SHARE * found.held)
+        log(f"{run.tag}: {run.load.kind} at {rate:g}/s, {SOAK_SHARE * 100:g} % of the {found.held:g}/s its search held")
+        return dataclasses.replace(run, load=Load(run.load.kind, rate))
 
     def search(self, runs: list[PlannedRun], block: Block, progress, task):
         """One repetition of a capacity search for each model of `runs`, in rounds: every model still searching
