@@ -118,10 +118,11 @@ class ScaleOut:
             second = start_replica(replica_port)
             pgids[REPLICAS[1]] = second.pgid
             before[REPLICAS[1]] = 0.0
-            rc = self.k6.wait(proc, run.seconds, run)
-            elapsed = time.monotonic() - started
-            after = cpu_seconds(pgids)
+            # the CPU read a second before k6's planned end: once it has exited, its own is gone
+            time.sleep(max(0.0, started + run.seconds - 1 - time.monotonic()))
+            after, elapsed = cpu_seconds(pgids), time.monotonic() - started
             machine_pct = busy_pct(machine_before, psutil.cpu_times())
+            rc = self.k6.wait(proc, run.seconds, run)
             replicas.stop()
         finally:
             if second is not None:
