@@ -141,6 +141,9 @@ def test_a_baseline_that_missed_the_slo_is_said_with_its_late_requests():
         "native (virtual): replica 2 served its share from +5 s, never within the SLO in 120 s.",
         "native (virtual): replica 1 alone missed the SLO before the step (252 of 3,150 late or failed): the search's "
         "short steps held more than 30 s do."]
+    given = scale_out.verdicts(dataclasses.replace(late_before, capacity=None))  # --loads scale-out=RATE: no search
+    assert report_scale_out.findings([given])[1].endswith("late or failed): the rate given is more than one replica "
+                                                          "holds.")
 
 
 def rows_by_runtime(table) -> dict[str, list[str]]:

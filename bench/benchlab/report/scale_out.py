@@ -84,8 +84,10 @@ def findings(items: list[scale_out.ScaleOut]) -> list[str]:
             out.append(f"{label(r)}: replica 2 served its share from {after_step(s.serves_s)}, never within the SLO "
                        f"in {r.seconds} s.")
         if s.before.late + s.before.failed > LATE_BEFORE_SHARE * s.before.requests:
+            why = "the search's short steps held more than 30 s do" if r.capacity is not None else \
+                "the rate given is more than one replica holds"
             out.append(f"{label(r)}: replica 1 alone missed the SLO before the step ({s.before.late + s.before.failed:,}"
-                       f" of {s.before.requests:,} late or failed): the search's short steps held more than 30 s do.")
+                       f" of {s.before.requests:,} late or failed): {why}.")
         if s.limit is not None:
             out.append(f"{label(r)}: the machine was the limit ({r.machine_cpu_pct:.0f} % of all cores, "
                        f"{CPU_COLUMNS[s.limit]} the largest consumer), not the replicas alone.")
