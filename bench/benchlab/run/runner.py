@@ -88,10 +88,9 @@ class Bench:
         logs = self.state.logs
         jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
         wanted = {unsized(r) for r in config.runtimes}
-        if runtimes.JvmAotRuntime.name in wanted and (config.rebuild or runtimes.JvmAotRuntime.cache_problem(ROOT)) \
-                and (jvm.feature_version(java_home) or 0) >= runtimes.JvmAotRuntime.MIN_JDK:
-            train_aot_cache(logs)  # packages the jar too
-        elif config.rebuild or not os.path.isfile(jar):
+        training = runtimes.JvmAotRuntime.name in wanted and (config.rebuild or runtimes.JvmAotRuntime.cache_problem(
+            ROOT)) and (jvm.feature_version(java_home) or 0) >= runtimes.JvmAotRuntime.MIN_JDK
+        if (config.rebuild or not os.path.isfile(jar)) and not training:  # the training packages the jar itself
             log("building the app: ./mvnw -B -q package -DskipTests (about 1 minute; several more the first time, "
                 "while Maven downloads the plugins and dependencies)")
             run_checked([os.path.join(ROOT, "mvnw"), "-B", "-q", "package", "-DskipTests"],
@@ -99,6 +98,8 @@ class Bench:
         if {"native", "container-native"} & wanted and not config.native_exe \
                 and not runtimes.find_runners(ROOT):
             build_native(logs)
+        if training:  # after the native build, which may package the app again
+            train_aot_cache(logs)
         # MySQL Connector/J per packaged app, as packaged (the report's settings)
         self.env.mysql_driver = {drivers.SHIPPED_APP: drivers.packaged_version(ROOT, drivers.SHIPPED_APP)}
         app_dirs = {}  # driver version -> the packaged app that has it
