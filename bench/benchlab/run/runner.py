@@ -267,7 +267,7 @@ class Bench:
         app, probe, running = current
         scenario, variant = block[0].scenario, variant_of(block[0].scenario, block[0].variant)
         if SCENARIOS[scenario].scale_out_cpus:
-            return self.run_scale_out(steps, self.cheapest_model(block), rt, home, current, up, app_dirs)
+            return self.run_scale_out(steps, self.cheapest_model(block), rt, home, current, up)
         block_props = dict(up.app_props, **run_props(block[0]))
         if variant.redis:
             block_props["quarkus.redis.hosts"] = up.redis_url
@@ -309,7 +309,7 @@ class Bench:
         log(f"{block[0].scenario} on {block[0].runtime}: {chosen}, its cheapest model for {jwt_mysql.SCENARIO.name}")
         return [dataclasses.replace(r, model=chosen) for r in block]
 
-    def run_scale_out(self, steps: Steps, block, rt, home, current, up: Services, app_dirs):
+    def run_scale_out(self, steps: Steps, block, rt, home, current, up: Services):
         """A scale-out block: its first replica a fresh app within a pod of the scenario's size, searched and warmed as
         any block's app; its scale-out run starts the second replica cold within a pod of its own. The runtime's own
         budget is back afterwards."""
