@@ -371,7 +371,7 @@ def check_scale_out(p, args):
     if held:
         p.error(f"--scenarios scale-out runs its replicas on this host: not on {', '.join(held)}")
     if not haproxy.executable():
-        p.error("--scenarios scale-out needs HAProxy on PATH: install Debian's package haproxy")
+        p.error("--scenarios scale-out needs HAProxy, on PATH or in /usr/sbin: install Debian's package haproxy")
 
 
 def app_cpus(p, given, cores: int, target: bool) -> float | None:
