@@ -40,10 +40,10 @@ def parse_loads(text):
     kinds = [level.kind for level in levels]
     if LoadKind.SEARCH in kinds and (kinds.count(LoadKind.SEARCH) > 1 or LoadKind.OPEN in kinds):
         raise SystemExit(f"bad loads {text!r}: a search (search:START) finds the arrival rates itself: one search, "
-                         f"beside closed-model levels (vus:N) and a cost rate (cost:RATE) only")
-    if kinds.count(LoadKind.COST) > 1:
-        raise SystemExit(f"bad loads {text!r}: one cost rate (cost:RATE) per scenario, the rate every model's CPU per "
-                         f"request is compared at")
+                         f"beside closed-model levels (vus:N) and cost rates (cost:RATE) only")
+    rates = [level.value for level in levels if level.kind == LoadKind.COST]
+    if len(set(rates)) < len(rates):
+        raise SystemExit(f"bad loads {text!r}: a cost rate (cost:RATE) given twice")
     if not levels:
         raise SystemExit("no load levels given")
     return levels
@@ -87,14 +87,16 @@ def add_what_runs(p):
     p.add_argument("--models", default=",".join(MODELS), help="comma list of: " + ",".join(MODELS))
     p.add_argument("--loads", action="append", default=[], metavar="[SCENARIO=]LOADS",
                    help="arrival rates (50,100,200), closed-model VUs (vus:N), a capacity search from START "
-                        "requests/s (search:START) or a cost rate (cost:RATE); per scenario with SCENARIO=")
+                        "requests/s (search:START) or cost rates (cost:RATE; the verdict is read at the highest); per scenario "
+                        "with SCENARIO=")
     p.add_argument("--duration", type=float, help="seconds per measured run")
     p.add_argument("--warmup", type=float, help="the longest warm-up per scenario x model where a verdict is read (a "
                    "search, a cost rate), in seconds; it ends once the app is steady")
     p.add_argument("--warmup-others", type=float, metavar="S", help="the same for the scenarios measured at fixed "
                    "loads only")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
-    p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of each cost rate; at least 3")
+    p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of the verdict's cost rate "
+                   "(at least 3), with an A/A twin; a lower cost rate gets half as many, at least 2")
     p.add_argument("--cost-duration", type=float, metavar="S", help="seconds per cost run")
     p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU and "
                    "steal, in %% of one core, above which a step is measured again or flagged (default 25)")
@@ -155,7 +157,7 @@ def add_app_and_k6_options(p):
                    "needs 4 cores or more, otherwise the report says it was not done)")
     p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "
                    "per run (jvm runtime), as flamegraphs/<run>-<event>.html beside the report")
-    p.add_argument("--profile", action="store_true", help="after each cost rate's runs, one more run per model and "
+    p.add_argument("--profile", action="store_true", help="after the verdict's cost rate, one more run per model and "
                    "async-profiler event (cpu, alloc) on the first runtime (a host JVM): each model's CPU and "
                    "allocation per request by component (profiles/<run>.collapsed beside the report)")
     p.add_argument("--target", metavar="URL", help="measure an app started elsewhere (no database, downstream or "
@@ -452,7 +454,8 @@ def main(argv):
                          interleave=bool(config.jdk or config.heap_runtimes or config.build_runtimes),
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
                          soak_seconds=60 * config.soak_minutes,
-                         warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else ())
+                         warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else (),
+                         twin=not config.target)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
         scale_outs = sum(r.load.kind == LoadKind.SCALE_OUT for r in plan.runs)

@@ -280,6 +280,9 @@ class Load:
         return step_label(self.kind, self.value)
 
 
+TWIN_SUFFIX = " twin"  # the A/A twin's model label: "virtual twin"
+
+
 @dataclass(frozen=True)
 class PlannedRun:
     index: int
@@ -291,13 +294,20 @@ class PlannedRun:
     seconds: float
     variant: str = ""
     event: str = ""  # a profiled run's async-profiler event (LoadKind.PROFILE): "cpu" or "alloc"
+    # a cost run on the twin: a second app of the same build, started apart, for the A/A control (results/cost.py)
+    twin: bool = False
+
+    @property
+    def label(self) -> str:
+        """The model as the results name it: the twin's runs apart from its model's ("virtual twin")."""
+        return f"{self.model}{TWIN_SUFFIX}" if self.twin else self.model
 
     @property
     def tag(self) -> str:
         variant = f"-{self.variant}" if self.variant else ""
         event = f"-{self.event}" if self.event else ""
-        return (f"{self.runtime}-{self.scenario}-{self.model}{variant}-{self.load.kind}{self.load.value:g}{event}"
-                f"-r{self.repetition}")
+        return (f"{self.runtime}-{self.scenario}-{self.label.replace(' ', '-')}{variant}-{self.load.kind}"
+                f"{self.load.value:g}{event}-r{self.repetition}")
 
 
 @dataclass
@@ -369,3 +379,4 @@ class RunRow:
     memory_search: bool = False  # a step of a memory search (--heap-search): the report's Memory section reads it
     oom: str | None = None  # the JVM's OutOfMemoryError line: the app ran out of memory during the run, which ended it
     profile: str | None = None  # a profiled run's collapsed stacks, relative to the results directory (--profile)
+    twin: bool = False  # a cost run on the A/A twin (PlannedRun.twin); its model is labelled "virtual twin"

@@ -45,15 +45,22 @@ def test_the_start_up_measurement_is_planned_per_runtime():
 def test_both_presets_search_each_models_capacity_on_the_core_cases_after_their_cost(argv):
     args = cli.parse_args(argv)
     for scenario in ("jwt-mysql", "aggregate"):
-        kinds = [level.kind for level in args.load_levels[scenario] if level.kind != "closed"]
-        assert kinds == ["cost", "search"]  # the cost on the steady app first, before any model is overloaded
+        levels = [level for level in args.load_levels[scenario] if level.kind != "closed"]
+        # the costs on the steady app first, before any model is overloaded; three rates, the verdict's the highest
+        assert [level.kind for level in levels] == ["cost"] * 3 + ["search"]
+        assert [level.value for level in levels[:3]] == sorted(level.value for level in levels[:3])
     assert args.cost_repeat >= 3 and args.app_cpus == 0.5
 
 
 def test_the_default_preset_repeats_the_search_and_keeps_the_articles_closed_steps():
     args = cli.parse_args([])
     assert args.repeat == 3
-    assert args.load_levels["aggregate"][2:] == [Load("closed", 150), Load("closed", 1000)]
+    assert args.load_levels["aggregate"][4:] == [Load("closed", 150), Load("closed", 1000)]
+
+
+def test_a_cost_rate_given_twice_is_refused():
+    with pytest.raises(SystemExit, match="given twice"):
+        cli.parse_args(["--loads", "jwt-mysql=cost:500,cost:500"])
 
 
 @pytest.mark.parametrize("text", ["search:100,200", "search:100,search:200"])

@@ -1,20 +1,26 @@
 """The steady cost per request (results/cost.py) and how the report states it: the answer gives the cheapest model's
-CPU per request and each other model as a multiple of it, or "not told apart"; the table names the figure "steady"
-and "CPU per request" and says what one core could serve."""
+CPU per request and each other model as a multiple of it, or "not told apart" within the A/A twin's floor; the table
+names the figure "steady" and "CPU per request", says what one core could serve and gives the floor."""
 import pandas as pd
 
 from benchlab.report.answer import cost_cell
-from benchlab.report.steady import cost_table
+from benchlab.report.steady import cost_by_rate_findings, cost_by_rate_table, cost_table
 from benchlab.results.cost import costs
 
+# a twin that cost what its model did, give or take 1 %: a floor near x1.03
+SAME = [1.0, 1.01, 0.99]
 
-def cost_runs(figures: dict[str, list[float]], rate=300.0) -> pd.DataFrame:
+
+def cost_runs(figures: dict[str, list[float]], rate=300.0, twin: list[float] | None = SAME) -> pd.DataFrame:
+    """Cost runs of each model; `twin`: the first model's A/A twin, each run that model's run times the factor."""
     rows = []
-    for model, per_request in figures.items():
+    first = next(iter(figures))
+    twin_runs = {} if twin is None else {f"{first} twin": [f * ms for f, ms in zip(twin, figures[first])]}
+    for model, per_request in {**figures, **twin_runs}.items():
         for rep, ms in enumerate(per_request, start=1):
             rows.append(dict(scenario="jwt-mysql", model=model, load_model="cost", load=rate, repetition=rep,
                              requests=1200, errors=0, ok_rps=rate, app_cpu_ms_per_req=ms, k6_cpu_pct=9.0,
-                             rss_peak_mb=310.0 + rep, alloc_mb_per_s=40.0))
+                             rss_peak_mb=310.0 + rep, alloc_mb_per_s=40.0, twin=model.endswith(" twin")))
     rows.append(dict(scenario="jwt-mysql", model="virtual", load_model="open", load=900.0, repetition=1,
                      requests=5400, errors=0, ok_rps=900.0, app_cpu_ms_per_req=0.1, k6_cpu_pct=30.0,
                      rss_peak_mb=330.0, alloc_mb_per_s=90.0))  # a search step: not a cost run
@@ -40,11 +46,14 @@ def test_costs_whose_runs_overlap_are_not_told_apart():
 def test_the_answer_states_the_cost_and_the_table_names_it_steady():
     found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.17, 0.19, 0.18],
                              "reactive": [0.14, 0.15, 0.14]}))
-    assert cost_cell(found) == "at 300/s: reactive 0.143 ms; virtual 1.21x (1.19 to 1.23); worker 1.26x (1.17 to 1.35)"
+    assert cost_cell(found) == ("at 300/s: reactive 0.143 ms; virtual 1.21x (1.19 to 1.23); worker 1.26x (1.17 to "
+                                "1.35); A/A floor x1.03")
     table = cost_table(found)
     assert table.title == "Steady-state CPU per request" and "steady CPU per request (ms)" in table.headers
     assert table.text_rows[0][:4] == ["jwt-mysql", "300/s", "reactive", "0.143"]
-    assert table.text_rows[0][6] == "6977" and table.text_rows[0][-1] == "0.300"  # one core's most; k6's CPU
+    assert table.text_rows[0][6] == "x1.03 (virtual twin 1.00x, 0.98 to 1.03)"  # the floor, on the cheapest's row
+    assert table.text_rows[1][6] == "-"
+    assert table.text_rows[0][7] == "6977" and table.text_rows[0][-1] == "0.300"  # one core's most; k6's CPU
 
 
 def test_a_failed_request_counts_no_cost_of_its_own():
@@ -62,23 +71,65 @@ def test_three_runs_that_scatter_tell_no_difference_their_pairs_do_not_hold():
     assert round(virtual.ratio, 2) == 1.12 and not virtual.detectable and virtual.ratio_low < 1 < virtual.ratio_high
 
 
-def test_a_difference_within_the_variation_between_apps_is_not_a_lead():
+def test_a_difference_within_the_twins_spread_is_not_a_lead():
     """Recorded, the same build in two apps, JWT + MySQL at 1,000/s: one app found worker 1.27x reactive, the other
-    1.13x with an interval of 1.01 to 1.27. Within one app that difference is real; between apps it moved."""
-    first = costs(cost_runs({"worker": [0.336, 0.337, 0.352], "reactive": [0.306, 0.282, 0.316]}, rate=1000.0))
-    worker = first[1]
-    assert worker.detectable and 1.0 < worker.ratio_low < 1.15 and not worker.told_apart
-    assert cost_cell(first).endswith("; worker: not told apart")
-    second = costs(cost_runs({"worker": [0.346, 0.343, 0.345], "reactive": [0.267, 0.247, 0.303]}, rate=1000.0))
-    assert round(second[1].ratio, 2) == 1.27
-    table = cost_table(first)
+    1.13x with an interval of 1.01 to 1.27. A twin that moved its model by up to x1.15 in the same runs makes the
+    1.13x no lead; a twin within 1 % would have."""
+    runs = {"reactive": [0.306, 0.282, 0.316], "worker": [0.336, 0.337, 0.352]}
+    wide = costs(cost_runs(runs, rate=1000.0, twin=[1.12, 1.10, 1.14]))
+    worker = wide[1]
+    assert worker.detectable and 1.0 < worker.ratio_low < worker.floor.factor and not worker.told_apart
+    assert round(worker.floor.factor, 2) > 1.15
+    assert cost_cell(wide).endswith(f"; worker: not told apart; A/A floor x{worker.floor.factor:.2f}")
+    table = cost_table(wide)
     assert table.text_rows[1][5].startswith("1.13x (1.0") and table.text_rows[1][5].endswith(", not told apart")
+    assert table.text_rows[0][6].startswith(f"x{worker.floor.factor:.2f} (reactive twin 1.12x")
+    steady = {"reactive": [0.270, 0.272, 0.268], "worker": [0.346, 0.343, 0.345]}  # reactive's runs scatter less
+    narrow = costs(cost_runs(steady, rate=1000.0))
+    assert narrow[1].told_apart and narrow[1].floor.factor < 1.03
+    assert not costs(cost_runs(steady, rate=1000.0, twin=[1.3, 1.25, 1.28]))[1].told_apart
+
+
+def test_without_a_twin_no_ratio_is_told_apart():
+    """A table written before the A/A control: a ratio far beyond its interval stays a difference, not a verdict."""
+    found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23]}, twin=None))
+    assert found[1].detectable and not found[1].told_apart and found[0].floor is None
+    assert cost_cell(found) == "at 300/s: virtual 0.173 ms; worker: not told apart; no A/A twin"
+
+
+def test_the_verdict_reads_at_the_highest_rate_and_a_falling_cost_is_said():
+    """Three cost rates: the answer reads the highest, the table gives each model's cost at each rate, and a model
+    whose interval at the lowest rate lies above its interval at the highest is said to fall with the rate."""
+    runs = pd.concat([cost_runs({"virtual": [v * f for v in (0.17, 0.18, 0.17)], "reactive": [r * f for r in
+                                                                                             (0.14, 0.15, 0.14)]},
+                                rate=rate, twin=SAME if rate == 1000 else None)
+                      for rate, f in ((250.0, 2.0), (500.0, 1.4), (1000.0, 1.0))], ignore_index=True)
+    found = costs(runs)
+    assert cost_cell(found).startswith("at 1000/s: reactive 0.143 ms; virtual 1.21x")
+    table = cost_by_rate_table(found)
+    assert table.headers == ["scenario", "model", "250/s", "500/s", "1000/s"]
+    assert table.text_rows[0][:3] == ["jwt-mysql", "reactive", table.text_rows[0][2]]
+    assert table.text_rows[0][2].startswith("0.287 (") and table.text_rows[0][4].startswith("0.143 (")
+    assert cost_by_rate_findings(found) == [
+        "jwt-mysql, reactive: the cost falls with the rate, 0.287 ms at 250/s, 0.143 ms at 1000/s (2.00x).",
+        "jwt-mysql, virtual: the cost falls with the rate, 0.347 ms at 250/s, 0.173 ms at 1000/s (2.00x)."]
+
+
+def test_a_cost_the_same_at_every_rate_or_too_scattered_to_tell_is_not_said_to_fall():
+    runs = pd.concat([cost_runs({"virtual": [0.17, 0.18, 0.17], "reactive": [0.14, 0.15, 0.14]}, rate=rate)
+                      for rate in (250.0, 1000.0)], ignore_index=True)
+    assert cost_by_rate_findings(costs(runs)) == []
+    # two runs at 500/s, 0.376 ms on average but 0.046 to 0.706 in its interval (recorded): no claim
+    scattered = pd.concat([cost_runs({"reactive": [0.35, 0.402]}, rate=500.0, twin=None),
+                           cost_runs({"reactive": [0.27, 0.28, 0.285]}, rate=1000.0, twin=None)], ignore_index=True)
+    assert cost_by_rate_findings(costs(scattered)) == []
+    assert cost_by_rate_table(costs(cost_runs({"virtual": [0.17, 0.18, 0.17]}))) is None  # one rate: no such table
 
 
 def test_a_ratio_beyond_the_variation_between_apps_is_given_with_its_interval():
     found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23],
                              "reactive": [0.14, 0.15, 0.14]}))
-    assert cost_cell(found).endswith("; worker 1.67x (1.59 to 1.77)")
+    assert cost_cell(found).endswith("; worker 1.67x (1.59 to 1.77); A/A floor x1.03")
 
 
 def test_the_verdict_names_the_other_models_in_their_own_order_whichever_costs_more():

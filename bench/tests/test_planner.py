@@ -194,3 +194,20 @@ def test_a_profile_follows_each_cost_rate_once_per_model_and_event_in_the_first_
     assert kinds == ["cost"] * 9 + ["profile"] * 6 + ["search"] * 3  # after the cost runs, before any overload
     assert all(r.load.value == 1000 and r.seconds == PROFILE_S for r in profiled)
     assert len({r.tag for r in p.runs}) == len(p.runs)
+
+
+def test_the_verdicts_cost_rate_runs_the_twin_and_the_lower_rates_run_half_as_often():
+    loads = {"jwt-mysql": [Load("cost", 250), Load("cost", 1000), Load("search", 500)]}
+    p = make_plan(["jvm"], ["jwt-mysql"], loads, list(MODELS), 1, 4, 60, 0.5, cost_repeat=4, twin=True)
+    low = [r for r in p.runs if r.load.value == 250]
+    verdict = [r for r in p.runs if r.load.kind == "cost" and r.load.value == 1000]
+    assert len(low) == 3 * 2 and not any(r.twin for r in low)  # half of cost_repeat, no twin
+    twins = [r for r in verdict if r.twin]
+    assert len(verdict) == 4 * 4 and {r.model for r in twins} == {"virtual"} and len(twins) == 4
+    assert [(r.label, r.twin) for r in verdict[:4]] == [("virtual", False), ("worker", False), ("reactive", False),
+                                                         ("virtual twin", True)]
+    assert verdict[4].twin  # the next repetition reversed: the twin first
+    assert twins[0].tag == "jvm-jwt-mysql-virtual-twin-cost1000-r1" and len({r.tag for r in p.runs}) == len(p.runs)
+    assert (p.twin_apps, p.warmups) == (1, 6)  # the twin warms up every model, as the block's app does
+    alone = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 4, 60, 0.5, cost_repeat=4, twin=True)
+    assert not any(r.twin for r in alone.runs) and alone.twin_apps == 0  # one model: nothing to tell apart

@@ -22,8 +22,10 @@ class FakeProgress:
 def fake_row(run: PlannedRun, k6_cpu_pct: float = 10.0) -> RunRow:
     held = run.load.value <= CAPACITY[run.model]
     fields = {f.name: None for f in dataclasses.fields(RunRow)}
-    fields.update(tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.model, variant=run.variant,
-                  load_model=run.load.kind, load=run.load.value, repetition=run.repetition, planned_s=run.seconds,
+    twin = getattr(run, "twin", False)  # a PlannedRun's, or a stand-in's without one
+    fields.update(tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.label if twin else run.model,
+                  variant=run.variant, twin=twin, load_model=run.load.kind, load=run.load.value, repetition=run.repetition,
+                  planned_s=run.seconds,
                   window_s=8.0, requests=int(run.load.value * 8), errors=0, status_0=0, status_4xx=0, status_5xx=0,
                   dropped=0, ok_rps=run.load.value, p99_ms=20.0 if held else 1200.0, k6_cpu_pct=k6_cpu_pct)
     return RunRow(**{k: v for k, v in fields.items() if k in {f.name for f in dataclasses.fields(RunRow) if f.init}})

@@ -92,6 +92,26 @@ def test_a_drained_app_is_measured_as_it_is_and_a_k6_failure_fails_the_run(steps
     assert s.state.failures == [f"{plan.runs[0].tag}: k6 exit 107 (script error, setup failure or killed)"]
 
 
+def test_the_twins_cost_runs_are_measured_on_the_twins_app_and_the_models_on_the_shared_one(tmp_path, monkeypatch):
+    loads = {"jwt-mysql": [Load("cost", 1000)]}
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual", "reactive"], 1, 4, 5, 0, cost_repeat=3, twin=True)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=("virtual", "reactive")), plan,
+                       SimpleNamespace(), env=Environment(cores=2))
+    measured = []
+
+    class K6:
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+            measured.append((run.label, base_url))
+            return fake_row(run)
+    monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.0)
+    shared = Block(FakeApp("app"), None, "http://app", None, None, None)
+    shared.twin = Block(FakeApp("twin"), None, "http://twin", None, None, None)
+    Steps(state, K6(), {}).run_plan(plan.runs, shared)
+    assert {(label, url) for label, url in measured} == {("virtual", "http://app"), ("reactive", "http://app"),
+                                                         ("virtual twin", "http://twin")}
+    assert len(measured) == 9 and [r.model for r in state.rows].count("virtual twin") == 3
+
+
 @pytest.mark.parametrize("scenario, emptied", [("pool-sweep", True), ("aggregate", False)])
 def test_the_reports_table_is_emptied_before_each_run_of_a_scenario_that_fills_it(steps, monkeypatch, scenario,
                                                                                   emptied):

@@ -64,6 +64,7 @@ class Plan:
     warmup_others_s: float | None = None  # the longest warm-up of any other scenario (None: warmup_s)
     others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
     other_warmups: int = 0  # how many of the warm-ups are theirs
+    twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin), each warmed as its block's app
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
@@ -111,7 +112,13 @@ class Plan:
         for previous, key in zip([None] + keys, keys):
             first = firsts.pop(key[0], None)
             starts += key != (first or previous)
-        return starts
+        return starts + self.twin_apps
+
+
+def lower_cost_repeat(cost_repeat: int) -> int:
+    """Runs per model at a cost rate below the verdict's: enough for the cost's trend against the rate (half the
+    verdict's, at least 2), not for a verdict."""
+    return max(2, cost_repeat // 2)
 
 
 def warmup_seconds(cap: float, upper_bound: bool = False) -> float:
@@ -144,11 +151,12 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
               cost_seconds: float | None = None, warmup_others_s: float | None = None,
-              profile_events: tuple[str, ...] = (), soak_seconds: float | None = None) -> Plan:
+              profile_events: tuple[str, ...] = (), soak_seconds: float | None = None, twin: bool = False) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
-    block; with `interleave` (--jdk, --heap) the repetitions outermost. A cost load runs cost_repeat times per block;
-    with profile_events (--profile), then once per model and event in the first runtime's first block of the scenario.
-    Why this order: bench/README.md, "The plan and its steps"."""
+    block; with `interleave` (--jdk, --heap) the repetitions outermost. A scenario's highest cost rate (its verdict's)
+    runs cost_repeat times per block, with `twin` the first model's A/A twin taking its turn; a lower cost rate
+    lower_cost_repeat times. With profile_events (--profile), the verdict's rate then once per model and event in the
+    first runtime's first block of the scenario. Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     for scenario in scenarios:
         # a soak or a scale-out is its own repetition: minutes of one run say more than several (its search, once,
@@ -163,42 +171,54 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
             blocks += [(rt, scenario, v, reps) for v in kept for rt in runtimes]
     if not interleave:  # runtimes outermost, one after the other
         blocks.sort(key=lambda b: runtimes.index(b[0]))
-    runs, warmups = [], 0
+    runs, warmups, twin_apps = [], 0, 0
     for runtime, scenario, variant, block_reps in blocks:
         block_models = [m for m in models if m in variant.models]
         if SCENARIOS[scenario].scale_out_cpus:  # one model per runtime: its cheapest, chosen as the run goes
             block_models = block_models[:1]
         warmups += len(block_models)
 
+        verdict_rate = max((load.value for load in loads[scenario] if load.kind == LoadKind.COST), default=None)
+
         def load_reps(load: Load) -> list[int]:
             if load.kind != LoadKind.COST:
                 return block_reps
+            repeat = cost_repeat if load.value == verdict_rate else lower_cost_repeat(cost_repeat)
             first = (block_reps[0] - 1) * cost_repeat  # numbered on across the blocks of an interleaved plan
-            return list(range(first + 1, first + cost_repeat + 1))
+            return list(range(first + 1, first + repeat + 1))
 
-        def profiled(load: Load) -> list[tuple[str, Load, int, str]]:
-            if load.kind != LoadKind.COST or block_reps[0] != 1 or runtime != runtimes[0]:
+        def turns(load: Load) -> list[tuple[str, bool]]:
+            """Who takes a turn at a load: the models, and at the verdict's rate the first one's twin, last."""
+            with_twin = twin and load.kind == LoadKind.COST and load.value == verdict_rate and len(block_models) > 1
+            return [(model, False) for model in block_models] + ([(block_models[0], True)] if with_twin else [])
+
+        def profiled(load: Load) -> list[tuple[str, Load, int, str, bool]]:
+            if load.kind != LoadKind.COST or load.value != verdict_rate or block_reps[0] != 1 \
+                    or runtime != runtimes[0]:
                 return []
-            return [(model, Load(LoadKind.PROFILE, load.value), 1, event) for event in profile_events
+            return [(model, Load(LoadKind.PROFILE, load.value), 1, event, False) for event in profile_events
                     for model in block_models]
 
         if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
-            order = [(model, load, rep, "") for model in block_models for load in loads[scenario]
+            order = [(model, load, rep, "", False) for model in block_models for load in loads[scenario]
                      for rep in load_reps(load)]
         else:  # no model always first
             order = [step for load in loads[scenario]
-                     for step in [(model, load, rep, "") for rep in load_reps(load)
-                                  for model in (block_models if rep % 2 else list(reversed(block_models)))]
+                     for step in [(model, load, rep, "", on_twin) for rep in load_reps(load)
+                                  for model, on_twin in (turns(load) if rep % 2 else list(reversed(turns(load))))]
                      + profiled(load)]
+        if any(on_twin for *_, on_twin in order):  # the twin warms up as the block's app does
+            twin_apps += 1
+            warmups += len(block_models)
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
                             cost_seconds or seconds if load.kind == LoadKind.COST else
                             soak_seconds or seconds if load.kind == LoadKind.SOAK else
                             scale_out.SECONDS if load.kind == LoadKind.SCALE_OUT else seconds,
-                            variant.name, event)
-                 for i, (model, load, rep, event) in enumerate(order)]
+                            variant.name, event, on_twin)
+                 for i, (model, load, rep, event, on_twin) in enumerate(order)]
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))
     other_warmups = sum(len([m for m in models if m in variant.models]) for _, scenario, variant, _ in blocks
                         if scenario in others)
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s, warmup_others_s=warmup_others_s,
-                others=others, other_warmups=other_warmups)
+                others=others, other_warmups=other_warmups, twin_apps=twin_apps)

@@ -10,7 +10,7 @@ from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_
                                       what_stopped)
 from benchlab.report.layout import Table
 from benchlab.results import slo
-from benchlab.results.cost import ONE_APP_FACTOR, Cost
+from benchlab.results.cost import Cost, verdict_costs
 from benchlab.results.environment import Environment
 from benchlab.scenarios import SCENARIOS
 
@@ -55,7 +55,9 @@ def best_cell(best: str, tied: list[str]) -> str:
 
 
 def cost_cell(costs: list[Cost]) -> str:
-    """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart'."""
+    """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart; A/A floor x1.08': the
+    verdict's rate only (the highest every model ran)."""
+    costs = verdict_costs(costs, costs[0].scenario) if costs else []
     if not costs:
         return "-"
     # the others in the models' own order: two within the variation between apps may swap places from run to run
@@ -63,7 +65,12 @@ def cost_cell(costs: list[Cost]) -> str:
     told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
     not_told = [c.model for c in others if not c.told_apart]
     return f"at {cheapest.rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
-        f"; {joined(told, {NOT_TOLD_APART: not_told})}" if costs[1:] else "")
+        f"; {joined(told, {NOT_TOLD_APART: not_told})}; {floor_text(cheapest)}" if costs[1:] else "")
+
+
+def floor_text(c: Cost) -> str:
+    """'A/A floor x1.08', or 'no A/A twin' where none ran (nothing is told apart then)."""
+    return f"A/A floor x{c.floor.factor:.2f}" if c.floor is not None else "no A/A twin"
 
 
 def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity], costs: list[Cost]) -> Table | None:
@@ -84,6 +91,6 @@ def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity],
         "of it, with the range both intervals allow.",
         "Tied: the capacities' intervals overlap"
         + (f", or one repetition puts them within x{ONE_RUN_FACTOR:g} (runs vary that much here)" if one_run else "")
-        + f"; CPU per request not told apart: the ratio's interval reaches 1 or x{ONE_APP_FACTOR:g} (apps vary that "
-        "much).",
-        "CPU per request: the app's, on the steady app at a common rate; the details follow in tables."]))
+        + "; CPU per request not told apart: its ratio's interval reaches the A/A floor, a twin app's spread.",
+        "CPU per request: the app's, on the steady app at the highest common cost rate; the details follow in "
+        "tables."]))

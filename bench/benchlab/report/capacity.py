@@ -10,7 +10,7 @@ from benchlab.formatting import Fixed, num, percent, ratio
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind, Stop
 from benchlab.report.layout import Table
 from benchlab.results import slo, why
-from benchlab.results.cost import Cost
+from benchlab.results.cost import Cost, verdict_costs
 from benchlab.results.environment import Environment
 from benchlab.scenarios import SCENARIOS
 
@@ -27,7 +27,8 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
     """Each model's capacity, its interval, how it compares, and why it stopped there; with cost runs, also its CPU
     per request at the knee against its steady cost (a JIT still compiling in the measurement, or a throttled app,
     would show as a ratio far above 1)."""
-    steady_cost = {(c.scenario, c.model): c for c in costs}
+    steady_cost = {(c.scenario, c.model): c for scenario in {c.scenario for c in costs}
+                   for c in verdict_costs(costs, scenario)}
     knees = knee_runs(runs, caps)
     first = {}
     for c in caps:
@@ -59,6 +60,29 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
     return Table("Capacity at the SLO", ["scenario", "model", "capacity", "interval (req/s)", "vs best",
                                         "vs physical limit", "why it stopped there"]
                  + (["CPU per request at the knee vs steady"] if costs else []), rows, note)
+
+
+# A knee is flat where the step at the capacity held with its p99 already at 0.8 of the bound and the next step broke
+# it by at most half again: a few per cent more p99 in the next run and the same step breaks, so the capacity moves a
+# step or two between runs with nothing changed.
+FLAT_KNEE = (0.8, 1.5)
+
+
+def flat_knees(runs: pd.DataFrame, caps: list[slo.Capacity]) -> list[str]:
+    """The models whose p99 climbs gently through the SLO at their knee: at the capacity already near the bound."""
+    out = []
+    for c in caps:
+        if not c.rate or c.rate == max(c.steps):
+            continue
+        bound = slo.scenario_bound_ms(runs, c.scenario)
+        at = runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == LoadKind.OPEN)]
+        above = min(s for s in c.steps if s > c.rate)
+        held, broke = at[at.load == c.rate].p99_ms.median(), at[at.load == above].p99_ms.median()
+        if FLAT_KNEE[0] * bound <= held and broke <= FLAT_KNEE[1] * bound:
+            out.append(f"{c.scenario}, {c.model}: a flat knee, p99 {held:.0f} ms at {c.rate:g}/s and {broke:.0f} ms "
+                       f"at {above:g}/s against {bound:g} ms; this capacity may move a step between runs (the chart "
+                       f"below).")
+    return out
 
 
 def knee_vs_steady(cost: Cost | None, knee) -> str:

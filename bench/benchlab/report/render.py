@@ -14,7 +14,7 @@ from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, 
 from benchlab.report import breakdown, footprint, memory, scale_out, steady
 from benchlab.report.answer import answer_table
 from benchlab.report.decision import decision_table
-from benchlab.report.capacity import capacity_table
+from benchlab.report.capacity import capacity_table, flat_knees
 from benchlab.report.charts import at_the_knee, capacity_chart, curves, resources_at_the_knee, warmup_curves
 from benchlab.report.layout import Section, Table, anchor, model_label
 from benchlab.report.soak import Soaks
@@ -226,6 +226,9 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     out += scale_out.sections(env)  # its own answer: what a new replica meets, right after the models'
     if costs:
         out.append(Section("Steady-state CPU per request", steady.cost_table(costs)))
+    if (by_rate := steady.cost_by_rate_table(costs)) is not None:
+        out.append(Section(by_rate.title, by_rate, steady.cost_by_rate_findings(costs),
+                           steady.cost_by_rate_charts(costs)))
     if (gained := breakdown.gains_table(gains)) is not None:
         out.append(Section(gained.title, gained))
     several = runs.runtime.nunique() > 1
@@ -233,7 +236,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
         out.append(Section(broken_down.title, broken_down,
                            charts=breakdown.breakdown_charts(list(profiles), costs, several)))
     if (runs.load_model == LoadKind.OPEN).any():
-        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs),
+        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs), flat_knees(runs, caps),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
                            + resources_at_the_knee(runs, caps)))
     out += [Section(tb.title, tb) for tb in (again, kept) if tb is not None]

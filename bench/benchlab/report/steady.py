@@ -11,7 +11,7 @@ from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
 from benchlab.results.again import compiling, interference
-from benchlab.results.cost import ONE_APP_FACTOR, Cost
+from benchlab.results.cost import Cost
 from benchlab.results.environment import Environment
 
 
@@ -20,18 +20,93 @@ def interval(low: float, high: float, digits: int = 2) -> str:
 
 
 def cost_table(costs: list[Cost]) -> Table:
+    """Every model's cost at every cost rate; at the verdict's rate the A/A floor it is read against."""
     rows = [[c.scenario, f"{c.rate:g}/s", c.model, Fixed(c.cpu_ms, 3), interval(c.low, c.high, 3),
              "1 (cheapest)" if c.ratio == 1 and c.ratio_low == 1 else
              ratio(c.ratio, c.ratio_low, c.ratio_high) + ("" if c.told_apart else ", not told apart"),
-             Fixed(c.requests_per_core_s, 0), str(c.runs), Fixed(c.rss_mb, 0), Fixed(c.alloc_mb_per_s, 1),
-             Fixed(c.k6_cpu_ms, 3)] for c in costs]
+             floor_cell(c), Fixed(c.requests_per_core_s, 0), str(c.runs), Fixed(c.rss_mb, 0),
+             Fixed(c.alloc_mb_per_s, 1), Fixed(c.k6_cpu_ms, 3)] for c in costs]
     return Table("Steady-state CPU per request", [
-        "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest",
+        "scenario", "rate", "model", "steady CPU per request (ms)", "95 % interval", "vs cheapest", "A/A floor",
         "req/s one core serves", "runs", "RSS MB", "allocation MB/s", "k6 CPU per request (ms)"], rows,
-        "The app's CPU per successful request on the steady app, at a rate below every model's knee, in short runs "
+        "The app's CPU per successful request on the steady app, at rates below every model's knee, in short runs "
         "whose models take turns; intervals: Student's t over the runs and over their log ratios. "
-        f"A ratio is told apart only beyond x{ONE_APP_FACTOR:g}, the variation between apps seen here. "
-        "RSS and allocation rate: medians of the runs (RSS is process-wide); k6's CPU: what generating the load cost.")
+        "At the highest rate a twin app of one model takes its turn too; how far it strays from the shared app is "
+        "the A/A floor, which a ratio must clear to be told apart. "
+        "RSS and allocation: medians of the runs (RSS process-wide); k6's CPU: what generating the load cost.")
+
+
+def floor_cell(c: Cost) -> str:
+    """'x1.08 (virtual twin 1.03x, 0.97 to 1.08)' on the cheapest model's row of a rate with a twin, else '-'."""
+    if c.floor is None or c.ratio != 1:
+        return "-"
+    f = c.floor
+    return f"x{f.factor:.2f} ({f.model} twin {f.ratio:.2f}x, {interval(f.low, f.high)})"
+
+
+def cost_by_rate_table(costs: list[Cost]) -> Table | None:
+    """Per scenario with several cost rates: each model's CPU per request at each, one column per rate."""
+    frame = by_rate(costs)
+    if frame is None:
+        return None
+    rates = sorted(frame.rate.unique())
+    rows = []
+    for (scenario, model), g in frame.groupby(["scenario", "model"], sort=False):
+        at = dict(zip(g.rate, g.itertuples()))
+        rows.append([scenario, model, *(f"{at[r].cpu_ms:.3f} ({at[r].low:.3f} to {at[r].high:.3f})" if r in at
+                                        else "-" for r in rates)])
+    return Table("CPU per request against the rate", ["scenario", "model", *(f"{r:g}/s" for r in rates)], rows,
+                 "The app's CPU ms per successful request at each cost rate, with its 95 % interval. At a low rate a "
+                 "request also pays for waking threads that a busy app keeps awake.")
+
+
+def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
+    """The costs of the scenarios measured at several rates, a row per scenario, model and rate (None: none were)."""
+    frame = pd.DataFrame([dict(scenario=c.scenario, model=c.model, rate=c.rate, cpu_ms=c.cpu_ms, low=c.low,
+                               high=c.high) for c in costs])
+    if frame.empty:
+        return None
+    frame = frame[frame.groupby("scenario").rate.transform("nunique") > 1]
+    return None if frame.empty else frame
+
+
+def cost_by_rate_findings(costs: list[Cost]) -> list[str]:
+    """Each model whose cost falls with the rate: its interval at the lowest rate above its interval at the
+    highest."""
+    frame = by_rate(costs)
+    if frame is None:
+        return []
+    out = []
+    for (scenario, model), g in frame.groupby(["scenario", "model"], sort=False):
+        lowest, highest = g.loc[g.rate.idxmin()], g.loc[g.rate.idxmax()]
+        if lowest.rate < highest.rate and lowest.low > highest.high:
+            out.append(f"{scenario}, {model}: the cost falls with the rate, {lowest.cpu_ms:.3f} ms at "
+                       f"{lowest.rate:g}/s, {highest.cpu_ms:.3f} ms at {highest.rate:g}/s "
+                       f"({lowest.cpu_ms / highest.cpu_ms:.2f}x).")
+    return out
+
+
+def cost_by_rate_charts(costs: list[Cost]) -> list[str]:
+    """Per scenario: CPU per request against the rate, a line per model with its intervals."""
+    frame = by_rate(costs)
+    if frame is None:
+        return []
+    figs = []
+    for scenario, mine in frame.groupby("scenario", sort=False):
+        fig = go.Figure()
+        for model, g in mine.groupby("model", sort=False):
+            g = g.sort_values("rate")
+            fig.add_trace(go.Scatter(x=g.rate, y=g.cpu_ms, mode="lines+markers", name=model,
+                                     line={"color": MODEL_COLORS.get(model.split()[0])},
+                                     error_y={"type": "data", "symmetric": False, "array": g.high - g.cpu_ms,
+                                              "arrayminus": g.cpu_ms - g.low},
+                                     hovertemplate="%{x:g}/s: %{y:.3f} ms per request"))
+        fig.update_xaxes(title_text="arrival rate (requests/s)", type="log", tickvals=sorted(mine.rate.unique()),
+                         tickformat="~g")
+        fig.update_yaxes(title_text="app CPU per request (ms)", rangemode="tozero")
+        fig.update_layout(title=f"{scenario}: CPU per request against the rate", height=420)
+        figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
+    return figs
 
 
 def warmup_table(env: Environment) -> Table | None:

@@ -1,6 +1,7 @@
-"""What a request costs the app at steady state: its CPU per successful request at a common rate (the cost runs), with
+"""What a request costs the app at steady state: its CPU per successful request at common rates (the cost runs), with
 Student's t intervals over the interleaved runs, and each model as a multiple of the cheapest (the mean of the log
-ratios of one repetition's runs). Why these intervals: bench/README.md, "Reading the report"."""
+ratios of one repetition's runs). The A/A twin, a second app of one model, gives the noise floor a ratio is told apart
+beyond. Why these intervals: bench/README.md, "Reading the report"."""
 from __future__ import annotations
 
 import math
@@ -10,12 +11,28 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from benchlab.model import LoadKind
+from benchlab.model import TWIN_SUFFIX, LoadKind
 
 LEVEL = 0.95
-# The cost runs share one app, and apps differ by up to this much (JWT + MySQL at 1,000/s: the same build in two apps
-# moved each model by x1.01 to x1.11): a model is told apart only beyond it (bench/README.md, "Reading the report").
-ONE_APP_FACTOR = 1.15
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The A/A control of one scenario's cost rate: one model's CPU per request in its twin (the same build, started
+    apart) against the app the models share, paired by repetition. How far two apps of one build differ in this run
+    and case: a ratio between models is told apart only beyond it."""
+    scenario: str
+    model: str  # the twin's model
+    rate: float
+    runs: int
+    ratio: float  # the twin's CPU per request / the app's
+    low: float  # its 95 % interval
+    high: float
+
+    @property
+    def factor(self) -> float:
+        """The floor as a factor above 1: the far end of the interval, either way (inf from fewer than 2 runs)."""
+        return max(self.high, 1 / self.low) if self.low > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,7 @@ class Cost:
     rss_mb: float | None  # median of the runs' peak RSS
     alloc_mb_per_s: float | None  # median allocation rate
     k6_cpu_ms: float | None  # k6's CPU per request, median: what the load generator paid for the same requests
+    floor: Floor | None = None  # the A/A control at this rate (None: no twin ran)
 
     @property
     def detectable(self) -> bool:
@@ -41,8 +59,9 @@ class Cost:
 
     @property
     def told_apart(self) -> bool:
-        """Whether the difference is also beyond the variation between apps (ONE_APP_FACTOR)."""
-        return self.ratio_low > ONE_APP_FACTOR
+        """Whether the difference is also beyond the variation between two apps of one build (the A/A floor); without
+        a twin nothing is."""
+        return self.floor is not None and self.ratio_low > self.floor.factor
 
     @property
     def requests_per_core_s(self) -> float:
@@ -71,19 +90,28 @@ def ratio_interval(model: pd.Series, cheapest: pd.Series) -> tuple[float, float]
     return math.exp(low) if low > -math.inf else 0.0, math.exp(high) if high < math.inf else math.inf
 
 
+def twins(runs: pd.DataFrame) -> pd.Series:
+    """Which rows are the A/A twin's (a table written before the twin has none)."""
+    return runs.get("twin", pd.Series(False, index=runs.index)).fillna(False).astype(bool)
+
+
 def costs(runs: pd.DataFrame) -> list[Cost]:
-    """Per scenario (and variant) and model, from the cost runs of the tidy table; the cheapest model first."""
+    """Per scenario (and variant), rate and model, from the cost runs of the tidy table; at each rate the cheapest
+    model first, with the twin's floor where it ran."""
     rows = runs[runs.load_model == LoadKind.COST].copy()
     if rows.empty:
         return []
     rows["cpu_ms"] = per_run(rows)
     rows["k6_ms"] = rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)
+    on_twin = twins(rows)
     out = []
-    for (scenario, rate), at in rows.groupby(["scenario", "load"], sort=False):
+    for (scenario, rate), at in rows[~on_twin].groupby(["scenario", "load"], sort=False):
         by_rep = {m: g.groupby("repetition").cpu_ms.mean().dropna() for m, g in at.groupby("model", sort=False)}
         by_rep = {m: v for m, v in by_rep.items() if len(v)}
         if not by_rep:
             continue
+        twin_rows = rows[on_twin & (rows.scenario == scenario) & (rows.load == rate)]
+        floor = a_a_floor(twin_rows, by_rep, scenario, float(rate))
         cheapest = min(by_rep, key=lambda m: by_rep[m].mean())
         for model in sorted(by_rep, key=lambda m: by_rep[m].mean()):
             g, mean = at[at.model == model], float(by_rep[model].mean())
@@ -92,13 +120,38 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
                                                                                          by_rep[cheapest])
             out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
                             mean / float(by_rep[cheapest].mean()), ratio_low, ratio_high,
-                            median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms)))
+                            median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor))
     return out
+
+
+def a_a_floor(twin_rows: pd.DataFrame, by_rep: dict[str, pd.Series], scenario: str, rate: float) -> Floor | None:
+    """The twin's CPU per request against its model's in the shared app, paired by repetition (None: no twin)."""
+    if twin_rows.empty:
+        return None
+    twin = twin_rows.groupby("repetition").cpu_ms.mean().dropna()
+    model = twin_rows.model.iloc[0].removesuffix(TWIN_SUFFIX)
+    if model not in by_rep or twin.empty:
+        return None
+    low, high = ratio_interval(twin, by_rep[model])
+    paired = pd.concat([twin, by_rep[model]], axis=1, join="inner")
+    return Floor(scenario, model, rate, len(paired), float(twin.mean() / by_rep[model].mean()), low, high)
+
+
+def verdict_costs(found: list[Cost], scenario: str) -> list[Cost]:
+    """A scenario's costs at the rate its verdict is read at: the highest every model's cost runs share."""
+    mine = [c for c in found if c.scenario == scenario]
+    if not mine:
+        return []
+    models = {c.model for c in mine}
+    common = [c.rate for c in mine if {x.model for x in mine if x.rate == c.rate} == models]
+    rate = max(common or [c.rate for c in mine])
+    return [c for c in mine if c.rate == rate]
 
 
 def cheapest(runs: pd.DataFrame, scenario: str, runtime: str) -> str | None:
     """The model whose request costs least in a runtime's cost runs of a scenario as configured (None: none ran)."""
-    found = costs(runs[(runs.runtime == runtime) & (runs.scenario == scenario) & (runs.variant.fillna("") == "")])
+    found = verdict_costs(costs(runs[(runs.runtime == runtime) & (runs.scenario == scenario)
+                                     & (runs.variant.fillna("") == "")]), scenario)
     return found[0].model if found else None
 
 
@@ -127,7 +180,7 @@ class Gain:
 
 def gains(runs: pd.DataFrame, before: str, after: str, cost_repeat: int) -> list[Gain]:
     """Per scenario, cost rate and model: this build's CPU per request against the other build's."""
-    rows = runs[(runs.load_model == LoadKind.COST) & runs.runtime.isin([before, after])].copy()
+    rows = runs[(runs.load_model == LoadKind.COST) & runs.runtime.isin([before, after]) & ~twins(runs)].copy()
     rows["cpu_ms"] = per_run(rows)
     out = []
     for (scenario, rate, model), at in rows.groupby(["scenario", "load", "model"], sort=False):

@@ -28,6 +28,7 @@ from benchlab.scenarios import SCENARIOS, jwt_mysql, variant_of
 
 # What trains the AOT cache when the bench does: every model's JWT + MySQL requests and its aggregation, cached or not.
 AOT_TRAINING_TESTS = ("UserMeIT", "AggregateIT", "CachedAggregateIT")
+TWIN_PORT_OFFSET = 8  # the A/A twin's port beside the app's: past the downstream's, k6's, the backends' and HAProxy's
 
 
 class Bench:
@@ -292,13 +293,35 @@ class Bench:
         on = Block(app, probe, self.state.base_url, up.tokens_file, restart, up.db_url,
                    **soak.reader(rt, home, ROOT) if SCENARIOS[scenario].soaks else {})
         steps.warm_up(on, block[0], "warmup")
-        steps.run_plan(block, on)
+        if any(r.twin for r in block):
+            on.twin = self.start_twin(steps, block, block_rt, home, block_props, up, on)
+        try:
+            steps.run_plan(block, on)
+        finally:
+            if on.twin is not None:
+                self.state.pm.stop(on.twin.app)
         if getattr(rt, "records_jfr", False):
             traced = pinned.TRACE_OPTION in rt.jvm_args  # set at the runtime's start-up where its JDK has the trace
             seen = [pinned.read_trace(path, traced) for path in logs]
             for row in self.state.rows[first_row:]:
                 row.pinned_trace = None if not traced else any(t.pinned for t in seen)
         return on.app, on.probe, running
+
+    def start_twin(self, steps: Steps, block, rt, home, props, up: Services, on: Block) -> Block:
+        """The A/A twin of a block's app: the same build and configuration, started apart on a port of its own within
+        the same CPU budget, and warmed up as the block's app was, every model (results/cost.py reads it)."""
+        port = self.state.config.port + TWIN_PORT_OFFSET
+        label = f"app-{rt.name}-{block[0].scenario}-twin"
+        app, _ = self.apps.start(rt, home, props, up, f"{label}.log", port)
+        log(f"the A/A twin of the app ({rt.name}) for {block[0].scenario}: pid {app.pid}, port {port}")
+
+        def restart(n):
+            proc, _ = self.apps.start(rt, home, props, up, f"{label}-restart{n}.log", port)
+            return proc, rt.probe(proc)
+
+        twin = Block(app, rt.probe(app), f"http://127.0.0.1:{port}", on.tokens_file, restart, on.db_url)
+        steps.warm_up(twin, block[0], "warmup twin")
+        return twin
 
     def cheapest_model(self, block):
         """A scale-out's runs on the runtime's cheapest model for JWT + MySQL in this run, where its cost runs ran."""

@@ -15,10 +15,13 @@ SCENARIO = Scenario(
     warmup_load=WARMUP,
     variants=(Variant(""), Variant("http2", (("quarkus.rest-client.downstream.http2", "true"),), opt_in=True)),
     # the default preset adds article 000's 150 and 1,000 users (closed model) beside the search
-    # the cost rate below the worker pool's starvation (80/s: 48 aggregations in flight on 144 of its 200 threads);
+    # the verdict's cost rate below the worker pool's starvation (80/s: 48 aggregations in flight on 144 of its 200
+    # threads), and a quarter and half of it;
     # the search starts above it; warm-ups at 100/s, which every model holds, the memory search's (1,000 users) too
-    quick=InPreset("cost:80,search:200", memory=(MemoryCase("vus:1000", warmup=WARMUP, selected=False),)),
-    default=InPreset("cost:80,search:200,vus:150,vus:1000", memory=(MemoryCase("vus:1000", warmup=WARMUP),)),
+    quick=InPreset("cost:20,cost:40,cost:80,search:200",
+                   memory=(MemoryCase("vus:1000", warmup=WARMUP, selected=False),)),
+    default=InPreset("cost:20,cost:40,cost:80,search:200,vus:150,vus:1000",
+                     memory=(MemoryCase("vus:1000", warmup=WARMUP),)),
     probes=(AGGREGATE,),
     # the 600 ms floor needs more users than a primary-key read to keep a fresh app busy
     curve_vus=150)

@@ -8,11 +8,12 @@ SCENARIO = Scenario(
     # opt-in: the first gate on (AdmissionControl), as a pod of 0.5 CPU runs the app to answer a burst; beside the app
     # as configured (--variants jwt-mysql=,gated) it shows what the gate costs a request
     variants=(Variant(""), Variant("gated", (("lab.overload.admission-control", "true"),), opt_in=True)),
-    # the cost rate: every model's CPU per request on the steady app near saturation, at a rate each model serves in
-    # 0.5 CPU (the app at 65 to 75 % of it; its knees: 1,500 to 1,700/s at p99 50 ms). At 500/s, 3 runs of 4 s,
-    # background work weighed as much as the requests: +-15 to 60 %, no model told apart. The memory search
+    # the verdict's cost rate: every model's CPU per request on the steady app near saturation, at a rate each model
+    # serves in 0.5 CPU (the app at 65 to 75 % of it; its knees: 1,000 to 1,700/s at p99 50 ms); a quarter and half of
+    # it show how the cost moves with the rate (background work weighs more at a low rate). The memory search
     # (--heap-search, with --scenarios jwt-mysql) at the search's first rate
-    quick=InPreset("cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
-    default=InPreset("cost:1000,search:500", memory=(MemoryCase("500", selected=False),)), probes=(USERS_ME,),
+    quick=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
+    default=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
+    probes=(USERS_ME,),
     # one primary-key read per request: 16 users keep a fresh app busy without queueing
     curve_vus=16)

@@ -213,7 +213,7 @@ def run_row(run: PlannedRun, figures, dropped, k6_summary, k6_exit, smp, cpu_ms_
     jit = counter_rate(smp.rows, "jit_ms")
     queue_peaks = (v for v in (smp.peak("worker_queue"), smp.peak("branch_queue")) if v is not None)
     return RunRow(
-        tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.model, variant=run.variant,
+        tag=run.tag, runtime=run.runtime, scenario=run.scenario, model=run.label, variant=run.variant, twin=run.twin,
         load_model=run.load.kind, load=run.load.value, repetition=run.repetition, planned_s=run.seconds, **figures,
         dropped=dropped, k6_exit=k6_exit,
         checks_failed=int(k6_summary.get("checks_failed", 0)),

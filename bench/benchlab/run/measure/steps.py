@@ -48,6 +48,7 @@ class Block:
     pod: object = None
     restarts: int = 0
     broken: dict = dataclasses.field(default_factory=dict)  # (runtime, scenario, model, rep) -> rate the SLO broke
+    twin: "Block | None" = None  # the A/A twin's app, where the block's cost runs have one (PlannedRun.twin)
 
 
 def wait_quiet(limit_pct: float, longest_s: float = QUIET_WAIT_S) -> tuple[float, bool]:
@@ -139,8 +140,10 @@ class Steps:
             f", search step {search_step}" if search_step is not None else "")
 
     def ladder_step(self, run: PlannedRun, block: Block, progress, task):
-        progress.update(task, description=f"{self.position(run)} {run.scenario} {run.model} {run.load.label} "
+        progress.update(task, description=f"{self.position(run)} {run.scenario} {run.label} {run.load.label} "
                                           f"rep {run.repetition}")
+        if run.twin:  # measured on the twin's app, as any step on the block's
+            block = block.twin
         key = (run.runtime, run.scenario, run.model, run.repetition)
         if run.load.kind in (LoadKind.SOAK, LoadKind.SCALE_OUT) and not run.load.value:
             run = self.held_rate(run)

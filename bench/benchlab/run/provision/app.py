@@ -94,27 +94,30 @@ class Apps:
         log(f"downstream ready on port {port}, {config.users} users seeded")
         return ds
 
-    def launch(self, rt, java_home, props, up: Services, log_name):
+    def launch(self, rt, java_home, props, up: Services, log_name, port: int | None = None):
         """The app, up to its first successful request. Returns (process, seconds from the start command to it)."""
         t = time.time()
-        proc = rt.start(self.state.pm, ROOT, java_home, self.state.config.port, props, up.child_env,
-                        os.path.join(self.state.logs, log_name))
-        return proc, health.first_success(proc, self.state.base_url, self.state.config, up.tokens_file, t, 300,
-                                          f"app ({rt.name})")
+        port = port or self.state.config.port
+        proc = rt.start(self.state.pm, ROOT, java_home, port, dict(props, **{"quarkus.http.port": port}),
+                        up.child_env, os.path.join(self.state.logs, log_name))
+        return proc, health.first_success(proc, f"http://127.0.0.1:{port}", self.state.config, up.tokens_file, t,
+                                          300, f"app ({rt.name})")
 
-    def start(self, rt, java_home, props, up: Services, log_name):
-        """The app, up to its first successful request and readiness: (process, seconds to that request). The JVM sees
-        the budget's processor count, but the quota is lifted until the app is ready: nothing measures this start (the
-        cold starts, which do, run within the budget)."""
+    def start(self, rt, java_home, props, up: Services, log_name, port: int | None = None):
+        """The app, up to its first successful request and readiness: (process, seconds to that request); on `port`
+        where given (the A/A twin's), else the app's. The JVM sees the budget's processor count, but the quota is
+        lifted until the app is ready: nothing measures this start (the cold starts, which do, run within the
+        budget)."""
         budget = rt.budget
         proc = None
         if budget is not None:
             budget.lift()
         try:
-            proc, first = self.launch(rt, java_home, props, up, log_name)
+            proc, first = self.launch(rt, java_home, props, up, log_name, port)
             if budget is not None:
                 budget.lift(proc.pid)  # an affinity mask is the process's own: lifted once it exists
-            health.wait_ready(proc, f"{self.state.base_url}/q/health/ready", 60, f"app ({rt.name})")
+            health.wait_ready(proc, f"http://127.0.0.1:{port or self.state.config.port}/q/health/ready", 60,
+                              f"app ({rt.name})")
         finally:
             if budget is not None:
                 budget.restore(proc.pid if proc is not None else None)
