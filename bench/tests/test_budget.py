@@ -107,6 +107,17 @@ def test_a_pod_size_has_its_memory_limit_in_the_memory_hierarchy_without_swap(v1
     assert pod.jvm_options() == ["-XX:ActiveProcessorCount=1", "-XX:MaxRAMPercentage=50"]
 
 
+def test_a_pod_alongside_another_has_its_size_in_a_group_of_its_own(v1_with_memory, tmp_path):
+    """The A/A twin's pod: in the app's group, a memory limit would hold both JVMs."""
+    own = budget.make(0.5, "concurrency-lab-bench-19100", 2, root=str(v1_with_memory), memory_mb=512, period_us=20_000)
+    twin = budget.alongside(own, "twin", root=str(v1_with_memory))
+    assert twin.group == own.group + "-twin" and twin.memory_group == own.memory_group + "-twin"
+    assert (twin.cpus, twin.period_us, twin.memory_mb) == (0.5, 20_000, 512)
+    assert read(twin.group, "cpu.cfs_quota_us") == "10000" and twin.jvm_options() == own.jvm_options()
+    mask = budget.make(1, "lab", 2, root=str(tmp_path / "none"))
+    assert budget.alongside(mask, "twin") is mask and budget.alongside(None, "twin") is None  # nothing to share
+
+
 def test_cgroup_v2_limits_memory_in_the_same_group(tmp_path):
     (tmp_path / "cgroup.subtree_control").write_text("cpuset cpu io memory pids")
     pod = budget.make(0.5, "lab", 2, root=str(tmp_path), memory_mb=1024)

@@ -300,6 +300,8 @@ class Bench:
         finally:
             if on.twin is not None:
                 self.state.pm.stop(on.twin.app)
+                if on.twin.pod is not block_rt.budget:
+                    on.twin.pod.remove()
         if getattr(rt, "records_jfr", False):
             traced = pinned.TRACE_OPTION in rt.jvm_args  # set at the runtime's start-up where its JDK has the trace
             seen = [pinned.read_trace(path, traced) for path in logs]
@@ -308,18 +310,20 @@ class Bench:
         return on.app, on.probe, running
 
     def start_twin(self, steps: Steps, block, rt, home, props, up: Services, on: Block) -> Block:
-        """The A/A twin of a block's app: the same build and configuration, started apart on a port of its own within
-        the same CPU budget, and warmed up as the block's app was, every model (results/cost.py reads it)."""
+        """The A/A twin of a block's app: the same build and configuration, started apart on a port of its own, in a
+        pod of the app's size, and warmed up as the block's app was, every model (results/cost.py reads it)."""
         port = self.state.config.port + TWIN_PORT_OFFSET
+        pod = budget.alongside(rt.budget, "twin")  # in the app's group, a memory limit would hold both JVMs
+        twin_rt = in_pod(rt, pod) if pod is not rt.budget else rt
         label = f"app-{rt.name}-{block[0].scenario}-twin"
-        app, _ = self.apps.start(rt, home, props, up, f"{label}.log", port)
+        app, _ = self.apps.start(twin_rt, home, props, up, f"{label}.log", port)
         log(f"the A/A twin of the app ({rt.name}) for {block[0].scenario}: pid {app.pid}, port {port}")
 
         def restart(n):
-            proc, _ = self.apps.start(rt, home, props, up, f"{label}-restart{n}.log", port)
-            return proc, rt.probe(proc)
+            proc, _ = self.apps.start(twin_rt, home, props, up, f"{label}-restart{n}.log", port)
+            return proc, twin_rt.probe(proc)
 
-        twin = Block(app, rt.probe(app), f"http://127.0.0.1:{port}", on.tokens_file, restart, on.db_url)
+        twin = Block(app, twin_rt.probe(app), f"http://127.0.0.1:{port}", on.tokens_file, restart, on.db_url, pod=pod)
         steps.warm_up(twin, block[0], "warmup twin")
         return twin
 
@@ -341,14 +345,7 @@ class Bench:
         pods = [budget.make(cpus, f"concurrency-lab-bench-{config.port}-replica{n}", os.cpu_count() or 1,
                             period_us=round(config.app_cpu_period * 1000),
                             memory_mb=config.app_memory_mb or POD_MEMORY_MB, strict=True) for n in (1, 2)]
-        replicas = []
-        for pod in pods:
-            replica = copy.copy(rt)
-            replica.budget = pod
-            if isinstance(rt, runtimes.JvmRuntime):
-                replica.jvm_args = [a for a in rt.jvm_args if not a.startswith(
-                    ("-XX:ActiveProcessorCount=", "-XX:MaxRAMPercentage="))] + pod.jvm_options()
-            replicas.append(replica)
+        replicas = [in_pod(rt, pod) for pod in pods]
         own = state.budgets.get(rt.name)
         state.budgets[rt.name] = pods[0]
         try:
@@ -403,6 +400,16 @@ class Bench:
             steps.run_plan(block, on)
         self.env.load_seconds = round(time.time() - t_load)
         return 1 if any("k6 exit" in f for f in state.failures) else 0
+
+
+def in_pod(rt, pod):
+    """A copy of a runtime whose app starts within `pod` (a CpuBudget), its JVM told the pod's processors and heap."""
+    placed = copy.copy(rt)
+    placed.budget = pod
+    if isinstance(rt, runtimes.JvmRuntime):
+        placed.jvm_args = [a for a in rt.jvm_args if not a.startswith(
+            ("-XX:ActiveProcessorCount=", "-XX:MaxRAMPercentage="))] + pod.jvm_options()
+    return placed
 
 
 def run(config: Config, plan: Plan) -> int:

@@ -43,7 +43,8 @@ class Block:
     db_url: str | None
     jcmd: str | None = None  # this host's jcmd, where it can read the app's native memory (a soak's NMT)
     nmt_note: str = ""  # why it cannot, if it cannot
-    # a scale-out's: port -> a second replica of the app, started cold within `pod`, the replicas' size (a CpuBudget)
+    # a scale-out's: port -> a second replica of the app, started cold within `pod`, the replicas' size (a CpuBudget);
+    # an A/A twin's pod, where the app's size is a cgroup of its own: the budget its warm-ups lift
     start_replica: object = None
     pod: object = None
     restarts: int = 0
@@ -75,7 +76,7 @@ class Steps:
         """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
         or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
         it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
-        config, budget = self.state.config, self.state.budget(first.runtime)
+        config, budget = self.state.config, block.pod or self.state.budget(first.runtime)
         scenario = first.scenario
         levels = config.load_levels[scenario]
         load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \

@@ -174,6 +174,15 @@ def limit_memory(budget: CpuBudget, memory_mb: int, name: str, root: str) -> Non
     budget.memory_mb = memory_mb
 
 
+def alongside(own: CpuBudget | None, suffix: str, root: str = CGROUP_ROOT) -> CpuBudget | None:
+    """A pod of the same size as `own`, a cgroup of its own named after it; `own` itself where it is an affinity mask
+    or none (a process's own, nothing to share)."""
+    if own is None or not own.how.startswith("cgroup"):
+        return own
+    return make(own.cpus, f"{os.path.basename(own.group)}-{suffix}", os.cpu_count() or 1, root, period_us=own.period_us,
+                memory_mb=own.memory_mb, strict=True)
+
+
 def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, period_us: int = PERIOD_US,
          memory_mb: int | None = None, strict: bool = False) -> CpuBudget:
     """The budget as this machine can apply it: a group named `name` (one left by a killed bench removed first),
