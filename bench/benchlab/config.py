@@ -26,7 +26,7 @@ class Preset:
     app_cpus: str  # the app's CPU budget (--app-cpus): CPUs, or "none" for the whole machine
     # Interleaved repetitions of the verdict's cost rate (the A/A twin's among them), and seconds per cost run. Runs of
     # the same app scatter by a few percent (steal, other processes): six short runs give an interval 2.4 times
-    # narrower than three of twice the length; quick's four of 4 s keep three rates and the twin within its minutes.
+    # narrower than three of twice the length; quick's four of 3 s keep three rates and the twin within its minutes.
     cost_repeat: int
     cost_duration: float
     soak_minutes: float  # a soak's length per model (--soak-minutes)
@@ -51,7 +51,7 @@ PRESETS = {
     # First-time users and CI: the two core cases, one search each, in 16 to 17 minutes here; the articles' other
     # experiments take --scenarios (bench/README.md, "Presets").
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
-                    app_cpus="0.5", cost_repeat=4, cost_duration=4, soak_minutes=3,
+                    app_cpus="0.5", cost_repeat=4, cost_duration=3, soak_minutes=3,
                     cold_starts=5, warmup_curve=60),
 }
 

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchlab.formatting import Fixed, num, ratio
-from benchlab.model import MODEL_COLORS, LoadKind, step_label
+from benchlab.model import MODEL_COLORS, LoadKind, model_rank, step_label
 from benchlab.report.layout import Table
 from benchlab.results import slo
 from benchlab.results.again import compiling, interference
@@ -45,25 +45,28 @@ def floor_cell(c: Cost) -> str:
 
 
 def cost_by_rate_table(costs: list[Cost]) -> Table | None:
-    """Per scenario with several cost rates: each model's CPU per request at each, one column per rate."""
+    """Per scenario with several cost rates: a row per rate, each model's CPU per request in a column of its own."""
     frame = by_rate(costs)
     if frame is None:
         return None
-    rates = sorted(frame.rate.unique())
+    models = list(dict.fromkeys(frame.sort_values("model", key=lambda m: m.map(model_rank)).model))
     rows = []
-    for (scenario, model), g in frame.groupby(["scenario", "model"], sort=False):
-        at = dict(zip(g.rate, g.itertuples()))
-        rows.append([scenario, model, *(f"{at[r].cpu_ms:.3f} ({at[r].low:.3f} to {at[r].high:.3f})" if r in at
-                                        else "-" for r in rates)])
-    return Table("CPU per request against the rate", ["scenario", "model", *(f"{r:g}/s" for r in rates)], rows,
+    for (scenario, rate), g in frame.sort_values(["rate"]).groupby(["scenario", "rate"], sort=False):
+        at = dict(zip(g.model, g.itertuples()))
+        rows.append([scenario, f"{rate:g}/s", str(int(g.runs.max())),
+                     *(f"{at[m].cpu_ms:.3f} ({at[m].low:.3f} to {at[m].high:.3f})" if m in at else "-"
+                       for m in models)])
+    rows.sort(key=lambda r: list(dict.fromkeys(frame.scenario)).index(r[0]))
+    return Table("CPU per request against the rate", ["scenario", "rate", "runs", *models], rows,
                  "The app's CPU ms per successful request at each cost rate, with its 95 % interval. At a low rate a "
                  "request also pays for waking threads that a busy app keeps awake.")
+
 
 
 def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
     """The costs of the scenarios measured at several rates, a row per scenario, model and rate (None: none were)."""
     frame = pd.DataFrame([dict(scenario=c.scenario, model=c.model, rate=c.rate, cpu_ms=c.cpu_ms, low=c.low,
-                               high=c.high) for c in costs])
+                               high=c.high, runs=c.runs) for c in costs])
     if frame.empty:
         return None
     frame = frame[frame.groupby("scenario").rate.transform("nunique") > 1]

@@ -31,8 +31,9 @@ class Floor:
 
     @property
     def factor(self) -> float:
-        """The floor as a factor above 1: the far end of the interval, either way (inf from fewer than 2 runs)."""
-        return max(self.high, 1 / self.low) if self.low > 0 else math.inf
+        """The floor as a factor above 1: how far the twin strayed, either way. The model's ratio brings its own
+        interval; the twin's added to it would count the runs' scatter twice."""
+        return max(self.ratio, 1 / self.ratio)
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,11 @@ def per_run(rows: pd.DataFrame) -> pd.Series:
 
 
 def t_interval(values: np.ndarray) -> tuple[float, float]:
-    """The 95 % interval of the mean of a few runs; unbounded from fewer than 2."""
+    """The 95 % interval of the mean of a few runs; unbounded from fewer than 2, a point where they agree."""
     if len(values) < 2:
         return -math.inf, math.inf
+    if stats.sem(values) == 0:
+        return float(values.mean()), float(values.mean())
     low, high = stats.t.interval(LEVEL, len(values) - 1, loc=values.mean(), scale=stats.sem(values))
     return float(low), float(high)
 
@@ -116,6 +119,7 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
         for model in sorted(by_rep, key=lambda m: by_rep[m].mean()):
             g, mean = at[at.model == model], float(by_rep[model].mean())
             low, high = t_interval(by_rep[model].to_numpy())
+            low = max(0.0, low)  # a cost is not negative, whatever two scattered runs allow
             ratio_low, ratio_high = (1.0, 1.0) if model == cheapest else ratio_interval(by_rep[model],
                                                                                          by_rep[cheapest])
             out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
