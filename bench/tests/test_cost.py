@@ -127,6 +127,7 @@ def test_a_cost_the_same_at_every_rate_or_too_scattered_to_tell_is_not_said_to_f
     # recorded at 20/s: two runs of 60 requests read 1.750 ms each, their scatter below the CPU clock's 10 ms ticks
     same = costs(cost_runs({"reactive": [1.75, 1.75]}, twin=None))[0]
     assert (same.low, same.high) == (0, float("inf"))  # no interval, neither "nan to nan" nor a point
+    assert cost_table([same]).text_rows[0][4] == "no interval"
     assert cost_by_rate_table(costs(cost_runs({"virtual": [0.17, 0.18, 0.17]}))) is None  # one rate: no such table
 
 

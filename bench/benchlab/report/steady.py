@@ -2,6 +2,8 @@
 steps measured again and the steps kept in spite of a disturbance."""
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -16,7 +18,8 @@ from benchlab.results.environment import Environment
 
 
 def interval(low: float, high: float, digits: int = 2) -> str:
-    return f"{low:.{digits}f} to {high:.{digits}f}"
+    """'0.25 to 0.31', or 'no interval' where the runs cannot bound it."""
+    return f"{low:.{digits}f} to {high:.{digits}f}" if high < math.inf else "no interval"
 
 
 def cost_table(costs: list[Cost]) -> Table:
@@ -54,7 +57,7 @@ def cost_by_rate_table(costs: list[Cost]) -> Table | None:
     for (scenario, rate), g in frame.sort_values(["rate"]).groupby(["scenario", "rate"], sort=False):
         at = dict(zip(g.model, g.itertuples()))
         rows.append([scenario, f"{rate:g}/s", str(int(g.runs.max())),
-                     *(f"{at[m].cpu_ms:.3f} ({at[m].low:.3f} to {at[m].high:.3f})" if m in at else "-"
+                     *(f"{at[m].cpu_ms:.3f} ({interval(at[m].low, at[m].high, 3)})" if m in at else "-"
                        for m in models)])
     rows.sort(key=lambda r: list(dict.fromkeys(frame.scenario)).index(r[0]))
     return Table("CPU per request against the rate", ["scenario", "rate", "runs", *models], rows,
@@ -99,10 +102,11 @@ def cost_by_rate_charts(costs: list[Cost]) -> list[str]:
         fig = go.Figure()
         for model, g in mine.groupby("model", sort=False):
             g = g.sort_values("rate")
+            above = (g.high - g.cpu_ms).replace(math.inf, math.nan)  # no interval: no bar, and a finite axis
             fig.add_trace(go.Scatter(x=g.rate, y=g.cpu_ms, mode="lines+markers", name=model,
                                      line={"color": MODEL_COLORS.get(model.split()[0])},
-                                     error_y={"type": "data", "symmetric": False, "array": g.high - g.cpu_ms,
-                                              "arrayminus": g.cpu_ms - g.low},
+                                     error_y={"type": "data", "symmetric": False, "array": above,
+                                              "arrayminus": (g.cpu_ms - g.low).where(above.notna())},
                                      hovertemplate="%{x:g}/s: %{y:.3f} ms per request"))
         fig.update_xaxes(title_text="arrival rate (requests/s)", type="log", tickvals=sorted(mine.rate.unique()),
                          tickformat="~g")
