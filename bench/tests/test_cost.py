@@ -90,6 +90,19 @@ def test_a_difference_within_the_twins_spread_is_not_a_lead():
     assert not costs(cost_runs(steady, rate=1000.0, twin=[1.3, 1.25, 1.28]))[1].told_apart
 
 
+def test_runtimes_compared_as_models_each_bring_a_twin_and_the_widest_floor_holds():
+    """The report labels each runtime's models "virtual (jvm-cpu0.25)", its twin "virtual twin (jvm-cpu0.25)"."""
+    runs = pd.concat([cost_runs({f"virtual ({rt})": [0.17, 0.18, 0.17], f"worker ({rt})": [0.24, 0.25, 0.23]},
+                                twin=twin) for rt, twin in (("a", SAME), ("b", [1.10, 1.12, 1.11]))], ignore_index=True)
+    on_twin = runs.twin.fillna(False).astype(bool)
+    runs.loc[on_twin, "model"] = runs.loc[on_twin, "model"].str.replace(r"^(\w+) \((\w+)\) twin$", r"\1 twin (\2)",
+                                                                        regex=True)
+    found = costs(runs)
+    assert sorted(runs[on_twin].model.unique()) == ["virtual twin (a)", "virtual twin (b)"]
+    assert {round(c.floor.factor, 2) for c in found} == {1.11} and found[0].floor.model == "virtual (b)"
+    assert "virtual twin" not in {c.model for c in found}
+
+
 def test_without_a_twin_no_ratio_is_told_apart():
     """A table written before the A/A control: a ratio far beyond its interval stays a difference, not a verdict."""
     found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23]}, twin=None))
