@@ -14,12 +14,6 @@ VIRTUAL, WORKER, REACTIVE = MODELS  # by name, where one model plays a part of i
 MODEL_COLORS = dict(zip(MODELS, ("#1f77b4", "#d62728", "#2ca02c"), strict=True))
 
 
-def model_rank(label: str) -> int:
-    """A model label's place in the models' own order (virtual, worker, reactive), whatever follows the name."""
-    name = label.split()[0]
-    return MODELS.index(name) if name in MODELS else len(MODELS)
-
-
 class LoadKind(StrEnum):
     OPEN = "open"  # an arrival rate, requests/s
     CLOSED = "closed"  # VUs, each sending its next request when the previous one is answered

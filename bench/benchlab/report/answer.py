@@ -5,10 +5,9 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import ratio
-from benchlab.model import model_rank
 from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded, versus_best,
                                       what_stopped)
-from benchlab.report.layout import Table
+from benchlab.report.layout import Table, model_order, model_rank
 from benchlab.results import slo
 from benchlab.results.cost import Cost, verdict_costs
 from benchlab.results.environment import Environment
@@ -51,7 +50,7 @@ def capacity_cells(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
 def best_cell(best: str, tied: list[str]) -> str:
     """'virtual', or 'virtual, reactive (tied)' where the others' capacities are not told apart from the best's: the
     highest rate alone would name a winner that the next run may not repeat. Tied models in their own order."""
-    return f"{', '.join(sorted([best] + tied, key=model_rank))} (tied)" if tied else best
+    return f"{', '.join(model_order([best] + tied))} (tied)" if tied else best
 
 
 def cost_cell(costs: list[Cost]) -> str:
@@ -61,7 +60,7 @@ def cost_cell(costs: list[Cost]) -> str:
     if not costs:
         return "-"
     # the others in the models' own order: two within the variation between apps may swap places from run to run
-    cheapest, others = costs[0], sorted(costs[1:], key=lambda c: (model_rank(c.model), c.model))
+    cheapest, others = costs[0], sorted(costs[1:], key=lambda c: model_rank(c.model))
     told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
     not_told = [c.model for c in others if not c.told_apart]
     return f"at {cheapest.rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (

@@ -69,5 +69,10 @@ def model_color(label: str) -> str | None:
     return MODEL_COLORS.get(label.split()[0])
 
 
+def model_rank(label: str) -> tuple[int, str]:
+    """A model label's place in the models' own order: "worker (article-small)" after "virtual", before "reactive"."""
+    return MODELS.index(label.split()[0]), label
+
+
 def model_order(models) -> list[str]:
-    return sorted(set(models), key=lambda m: (MODELS.index(m.split()[0]), m))
+    return sorted(set(models), key=model_rank)

@@ -9,8 +9,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchlab.formatting import Fixed, num, ratio
-from benchlab.model import MODEL_COLORS, LoadKind, model_rank, step_label
-from benchlab.report.layout import Table
+from benchlab.model import MODEL_COLORS, LoadKind, step_label
+from benchlab.report.layout import Table, model_color, model_order
 from benchlab.results import slo
 from benchlab.results.again import compiling, interference
 from benchlab.results.cost import Cost
@@ -52,18 +52,16 @@ def cost_by_rate_table(costs: list[Cost]) -> Table | None:
     frame = by_rate(costs)
     if frame is None:
         return None
-    models = list(dict.fromkeys(frame.sort_values("model", key=lambda m: m.map(model_rank)).model))
+    models = model_order(frame.model)
     rows = []
-    for (scenario, rate), g in frame.sort_values(["rate"]).groupby(["scenario", "rate"], sort=False):
+    for (scenario, rate), g in frame.groupby(["scenario", "rate"], sort=False):
         at = dict(zip(g.model, g.itertuples()))
         rows.append([scenario, f"{rate:g}/s", str(int(g.runs.max())),
                      *(f"{at[m].cpu_ms:.3f} ({interval(at[m].low, at[m].high, 3)})" if m in at else "-"
                        for m in models)])
-    rows.sort(key=lambda r: list(dict.fromkeys(frame.scenario)).index(r[0]))
     return Table("CPU per request against the rate", ["scenario", "rate", "runs", *models], rows,
                  "The app's CPU ms per successful request at each cost rate, with its 95 % interval. At a low rate a "
                  "request also pays for waking threads that a busy app keeps awake.")
-
 
 
 def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
@@ -73,7 +71,9 @@ def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
     if frame.empty:
         return None
     frame = frame[frame.groupby("scenario").rate.transform("nunique") > 1]
-    return None if frame.empty else frame
+    # the scenarios in report order, each one's rates rising
+    return None if frame.empty else frame.sort_values("rate", kind="stable").sort_values(
+        "scenario", key=lambda s: s.map(list(dict.fromkeys(frame.scenario)).index), kind="stable")
 
 
 def cost_by_rate_findings(costs: list[Cost]) -> list[str]:
@@ -104,7 +104,7 @@ def cost_by_rate_charts(costs: list[Cost]) -> list[str]:
             g = g.sort_values("rate")
             above = (g.high - g.cpu_ms).replace(math.inf, math.nan)  # no interval: no bar, and a finite axis
             fig.add_trace(go.Scatter(x=g.rate, y=g.cpu_ms, mode="lines+markers", name=model,
-                                     line={"color": MODEL_COLORS.get(model.split()[0])},
+                                     line={"color": model_color(model)},
                                      error_y={"type": "data", "symmetric": False, "array": above,
                                               "arrayminus": (g.cpu_ms - g.low).where(above.notna())},
                                      hovertemplate="%{x:g}/s: %{y:.3f} ms per request"))
