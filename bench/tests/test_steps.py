@@ -3,6 +3,7 @@ before the next run, and what a run keeps (its row, the drain wait, a k6 failure
 import dataclasses
 import json
 import os
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -33,7 +34,7 @@ class FakeK6:
     def __init__(self, exit_code=0):
         self.exit_code, self.runs, self.rules = exit_code, [], []
 
-    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
+    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
         self.runs.append(name)
         self.rules.append(rule)
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
@@ -139,7 +140,7 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     steady_on = {"virtual": 2, "worker": 1, "reactive": 1}  # the first model's compilers outlast its cap
     warmed = []
 
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
         warmed.append((run.model, label, cap_s))
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
                             warmed.count((run.model, label, cap_s)) + (label != "warmup") >= steady_on[run.model],
@@ -156,6 +157,32 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("worker", "memwarm", 8)]
 
 
+def test_the_twin_warms_beside_the_app_model_by_model_at_the_same_time_on_a_k6_of_its_own(tmp_path, monkeypatch):
+    loads = {"jwt-mysql": [Load("cost", 1000), Load("search", 500)]}
+    models = ("virtual", "worker")
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 6, 60, 0, twin=True)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
+                       env=Environment(cores=2))
+    both = threading.Barrier(2, timeout=5)  # broken unless the app's and the twin's warm-ups overlap
+    warmed = []
+
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
+        if not label.endswith("again"):
+            both.wait()
+        warmed.append((run.model, base_url, label, api_port))
+        steady = label != "warmup twin" or run.model != "virtual"  # the twin's first model ends at the cap
+        return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1, steady,
+                            budget_lifted)
+    monkeypatch.setattr(warmup, "until_steady", until_steady)
+    app, twin = (Block(None, None, url, None, None, None) for url in ("http://app", "http://twin"))
+    Steps(state, None, {}).warm_up(app, plan.runs[0], "warmup", beside=twin)
+    port = state.config.port
+    assert sorted(warmed[:2]) == [("virtual", "http://app", "warmup", port + 2),
+                                  ("virtual", "http://twin", "warmup twin", port + 9)]
+    assert {w[0] for w in warmed[2:4]} == {"worker"}
+    assert warmed[4:] == [("virtual", "http://twin", "warmup twin again", port + 9)]  # only where the cap stopped it
+
+
 def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, monkeypatch):
     loads = {"scale-out": [Load("search", 80), Load("scale-out", 0)]}
     plan = make_plan(["jvm"], ["scale-out"], loads, ["virtual"], 1, 6, 60, 0)
@@ -163,7 +190,7 @@ def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, 
                        SimpleNamespace(), env=Environment(cores=2))
     labels = []
 
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
         labels.append(label)
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
                             label.endswith("again"), budget_lifted)
