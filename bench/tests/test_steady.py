@@ -1,5 +1,7 @@
 """When a warm-up may end (results/steady.py), on series shaped like the ones measured here: a JVM compiling for half a
 minute looks flat per request without being steady; once the JIT is done the cost falls, then settles."""
+import dataclasses
+
 from benchlab.results.steady import SteadyRule, Window
 
 RULE = SteadyRule()
@@ -62,3 +64,12 @@ def test_a_p99_that_falls_by_less_than_a_tenth_of_the_slo_is_no_sign_of_warming_
     assert not SteadyRule.for_slo(50.0).steady(series(cpu=[0.5, 0.5, 0.5], p99=[30, 22, 20], jit=[5, 5, 5]))
     # a small bound keeps the bare slack
     assert SteadyRule.for_slo(10.0).p99_slack_ms == RULE.p99_slack_ms
+
+
+def test_an_app_that_fails_requests_is_not_steady_however_flat_its_figures():
+    # recorded: a cold JVM overloaded at 500/s, its requests timing out at 5 s and its JIT figure unread (the app too
+    # busy to answer): flat p99 and CPU per request, 426 to 631 of about 1,000 requests failed in each window
+    saturated = [Window(2.0 * (i + 1), 1000, ok, p99, cpu) for i, (ok, p99, cpu) in
+                 enumerate([(477, 5307.98, 1.62), (369, 5496.23, 1.66), (574, 5040.1, 1.65)])]
+    assert not SteadyRule.for_slo(50.0).steady(saturated)
+    assert SteadyRule.for_slo(50.0).steady([dataclasses.replace(w, ok=w.requests) for w in saturated])

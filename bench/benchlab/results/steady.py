@@ -1,6 +1,6 @@
-"""Steady state: when a warm-up may end. Steady once, over the last few windows, the JIT has all but stopped compiling
-and neither the CPU per request nor the p99 is still falling; only improvement holds a warm-up back, not noise. Pure;
-why: bench/README.md, "Warm-up until steady"."""
+"""Steady state: when a warm-up may end. Steady once, over the last few windows, every request succeeded, the JIT
+has all but stopped compiling and neither the CPU per request nor the p99 is still falling; only improvement and
+failure hold a warm-up back, not noise. Pure; why: bench/README.md, "Warm-up until steady"."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -52,6 +52,8 @@ class SteadyRule:
         `windows` windows. Without the app's CPU (an app started elsewhere: --target), by its p99 and its JIT."""
         last = windows[-self.windows:]
         if len(last) < self.windows or any(w.requests < self.min_requests for w in last):
+            return False
+        if any(w.ok < w.requests for w in last):  # a saturated app's p99 sits flat at the timeout: failing, not steady
             return False
         jit = [w.jit_ms_per_s for w in last]
         # a runtime without a JIT (native) or an app whose metrics are not ours to read has no such figure at all

@@ -80,7 +80,7 @@ class Steps:
         """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
         or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
         it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own.
-        `beside`: a second app (the A/A twin) warmed model by model at the same time, by a k6 of its own."""
+        `beside`: a second app (the A/A twin), warmed by a k6 of its own, each model but the first at the same time."""
         config = self.state.config
         scenario = first.scenario
         levels = config.load_levels[scenario]
@@ -103,17 +103,24 @@ class Steps:
                 budget.lift(pid)
         pool = ThreadPoolExecutor(len(apps))
 
-        def warm_each(model: str, on: list, again: str = "") -> list[WarmupRecord]:
-            return list(pool.map(lambda app: self.warm(app[0], first, load, model, app[1] + again, app[2]), on))
+        def warm(app, model: str, again: str = "") -> WarmupRecord:
+            return self.warm(app[0], first, load, model, app[1] + again, app[2])
+
+        def side_by_side(model: str, on: list, again: str = "") -> list:
+            """The apps of `on` warmed on one model at the same time; those the cap stopped."""
+            return [app for app, record in zip(on, pool.map(lambda app: warm(app, model, again), on))
+                    if not record.steady]
 
         try:
-            unsteady = [(model, [app for app, record in zip(apps, warm_each(model, apps)) if not record.steady])
-                        for model in models]
+            # The first model warms each app alone: all of it is cold then, and two cold JVMs at the warm-up rate
+            # overload 2 cores (thousands of requests timed out). With the shared stack compiled, the rest go together.
+            unsteady = [(models[0], [app for app in apps if not warm(app, models[0]).steady])]
+            unsteady += [(model, side_by_side(model, apps)) for model in models[1:]]
             # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
             # compilers are still busy, and they finish during the others'. One more go for each model not steady,
             # also for an app's only model (a jar that sees one processor compiles on fewer threads).
             for model, again in unsteady:
-                warm_each(model, again, " again")
+                side_by_side(model, again, " again")
         finally:
             pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the bench's cleanup stops their k6
             for budget, pid in lifted:
