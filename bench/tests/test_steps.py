@@ -3,7 +3,6 @@ before the next run, and what a run keeps (its row, the drain wait, a k6 failure
 import dataclasses
 import json
 import os
-import threading
 from types import SimpleNamespace
 
 import pytest
@@ -13,6 +12,7 @@ from benchlab.plan.planner import make_plan
 from benchlab.results.environment import Environment
 from benchlab.results.environment import WarmupRecord
 from benchlab.run.measure import warmup
+from benchlab.run import runner
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.provision import health, services
 from benchlab.run.state import BenchState
@@ -22,7 +22,7 @@ from test_runner_search import fake_row
 
 class FakeApp:
     def __init__(self, name):
-        self.name, self.log_path = name, f"/tmp/{name}.log"
+        self.name, self.log_path, self.pid = name, f"/tmp/{name}.log", 4242
 
     def alive(self):
         return True
@@ -34,7 +34,7 @@ class FakeK6:
     def __init__(self, exit_code=0):
         self.exit_code, self.runs, self.rules = exit_code, [], []
 
-    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
+    def until_steady(self, k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
         self.runs.append(name)
         self.rules.append(rule)
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
@@ -113,6 +113,26 @@ def test_the_twins_cost_runs_are_measured_on_the_twins_app_and_the_models_on_the
     assert len(measured) == 9 and [r.model for r in state.rows].count("virtual twin") == 3
 
 
+def test_the_twin_starts_on_a_port_of_its_own_and_warms_up_on_its_one_model(tmp_path):
+    loads = {"jwt-mysql": [Load("cost", 1000)]}
+    models = ("virtual", "worker", "reactive")
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 4, 5, 0, cost_repeat=2, twin=True)
+    bench = runner.Bench.__new__(runner.Bench)  # only what start_twin reads: the state and the apps
+    bench.state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
+                             env=Environment(cores=2))
+    started, warmed = [], []
+    bench.apps = SimpleNamespace(start=lambda rt, home, props, up, log_name, port=None:
+                                 (started.append(port) or FakeApp(log_name), 1.0))
+    rt = SimpleNamespace(name="jvm", budget=None, probe=lambda app: None)
+    steps = SimpleNamespace(warm_up=lambda block, first, label, models=None: warmed.append((block.base_url, label,
+                                                                                             models)))
+    shared = Block(FakeApp("app"), None, "http://app", None, None, None)
+    twin = bench.start_twin(steps, plan.runs, rt, "/jdk", {}, SimpleNamespace(), shared)
+    port = bench.state.config.port + runner.TWIN_PORT_OFFSET
+    assert started == [port] and twin.base_url == f"http://127.0.0.1:{port}"
+    assert warmed == [(twin.base_url, "warmup twin", ["virtual"])]  # not the models it never runs
+
+
 @pytest.mark.parametrize("scenario, emptied", [("pool-sweep", True), ("aggregate", False)])
 def test_the_reports_table_is_emptied_before_each_run_of_a_scenario_that_fills_it(steps, monkeypatch, scenario,
                                                                                   emptied):
@@ -140,7 +160,7 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     steady_on = {"virtual": 2, "worker": 1, "reactive": 1}  # the first model's compilers outlast its cap
     warmed = []
 
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
         warmed.append((run.model, label, cap_s))
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
                             warmed.count((run.model, label, cap_s)) + (label != "warmup") >= steady_on[run.model],
@@ -157,36 +177,6 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("worker", "memwarm", 8)]
 
 
-def test_the_twin_warms_alone_on_the_first_model_and_beside_the_app_on_the_others_on_a_k6_of_its_own(tmp_path,
-                                                                                                       monkeypatch):
-    loads = {"jwt-mysql": [Load("cost", 1000), Load("search", 500)]}
-    models = ("virtual", "worker", "reactive")
-    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 6, 60, 0, twin=True)
-    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
-                       env=Environment(cores=2))
-    both = threading.Barrier(2, timeout=5)  # broken unless the app's and the twin's warm-ups overlap
-    warmed = []
-
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
-        if run.model != "virtual":
-            both.wait()
-        warmed.append((run.model, base_url, label, api_port))
-        steady = label != "warmup twin" or run.model != "virtual"  # the twin's first model ends at the cap
-        return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1, steady,
-                            budget_lifted)
-    monkeypatch.setattr(warmup, "until_steady", until_steady)
-    app, twin = (Block(None, None, url, None, None, None) for url in ("http://app", "http://twin"))
-    Steps(state, None, {}).warm_up(app, plan.runs[0], "warmup", beside=twin)
-    port = state.config.port
-    # everything cold: one app at a time, the block's first (a barrier there would break: nothing beside it)
-    assert warmed[:2] == [("virtual", "http://app", "warmup", port + 2),
-                          ("virtual", "http://twin", "warmup twin", port + 9)]
-    assert sorted(warmed[2:4]) == [("worker", "http://app", "warmup", port + 2),
-                                   ("worker", "http://twin", "warmup twin", port + 9)]
-    assert {w[0] for w in warmed[4:6]} == {"reactive"}
-    assert warmed[6:] == [("virtual", "http://twin", "warmup twin again", port + 9)]  # only where the cap stopped it
-
-
 def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, monkeypatch):
     loads = {"scale-out": [Load("search", 80), Load("scale-out", 0)]}
     plan = make_plan(["jvm"], ["scale-out"], loads, ["virtual"], 1, 6, 60, 0)
@@ -194,7 +184,7 @@ def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, 
                        SimpleNamespace(), env=Environment(cores=2))
     labels = []
 
-    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule, api_port):
+    def until_steady(k6, run, probe, base_url, tokens_file, name, cap_s, label, budget_lifted, rule):
         labels.append(label)
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, cap_s, 1,
                             label.endswith("again"), budget_lifted)

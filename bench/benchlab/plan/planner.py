@@ -64,7 +64,7 @@ class Plan:
     warmup_others_s: float | None = None  # the longest warm-up of any other scenario (None: warmup_s)
     others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
     other_warmups: int = 0  # how many of the warm-ups are theirs
-    twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin), each warmed beside its block's app
+    twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin), each warmed on its one model
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
@@ -207,8 +207,9 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                      for step in [(model, load, rep, "", on_twin) for rep in load_reps(load)
                                   for model, on_twin in (turns(load) if rep % 2 else list(reversed(turns(load))))]
                      + profiled(load)]
-        if any(on_twin for *_, on_twin in order):  # the twin warms beside the block's app, at the same time
+        if any(on_twin for *_, on_twin in order):  # the twin warms up on its one model
             twin_apps += 1
+            warmups += 1
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
                             cost_seconds or seconds if load.kind == LoadKind.COST else

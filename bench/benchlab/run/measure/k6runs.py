@@ -84,14 +84,13 @@ class K6Runs:
         proc = self.start(run, seconds, base_url, tokens_file, name, csv_path)
         return self.wait(proc, seconds, run), os.path.join(self.state.out, "k6", f"{name}.json")
 
-    def start(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None, api_port=None):
-        """k6 started at the run's load; its REST API on api_port (the bench's k6 port where not given)."""
+    def start(self, run: PlannedRun, seconds, base_url, tokens_file, name, csv_path=None):
         config = self.state.config
         script = os.path.join(config.k6_dir, script_of(run.scenario, run.variant))
         self.k6_proc = k6tool.start_k6(self.state.pm, self.k6_exe, script,
                                        k6_env(base_url, run, seconds, config, tokens_file),
                                        os.path.join(self.state.out, "k6", f"{name}.json"),
-                                       os.path.join(self.state.logs, f"k6-{name}.log"), api_port or config.port + 2,
+                                       os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
                                        csv_path=csv_path, cores=self.cores)
         return self.k6_proc
 

@@ -6,7 +6,6 @@ import itertools
 import os
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -31,8 +30,6 @@ PAUSE_BEFORE_AGAIN_S = 3.0  # before a step is measured again: whatever disturbe
 # interference limit: steal comes in spells, and a measurement inside the same spell repeats the first.
 QUIET_WAIT_S = 20.0
 QUIET_SECONDS = 3
-# the k6 that warms a second app beside the block's (the A/A twin), its REST API past the twin's own port
-BESIDE_K6_API_OFFSET = 9
 
 
 @dataclasses.dataclass
@@ -75,13 +72,11 @@ class Steps:
     def cores(self) -> int:
         return int(self.state.env.get("cores") or os.cpu_count() or 1)
 
-    def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None,
-                beside: Block | None = None):
+    def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
         """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
         or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
-        it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own.
-        `beside`: a second app (the A/A twin), warmed by a k6 of its own, each model but the first at the same time."""
-        config = self.state.config
+        it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
+        config, budget = self.state.config, block.pod or self.state.budget(first.runtime)
         scenario = first.scenario
         levels = config.load_levels[scenario]
         load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \
@@ -93,44 +88,22 @@ class Steps:
         models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model or SCENARIOS[scenario].scale_out_cpus:  # the block's one model
             models = [first.model]
-        # each app with its label and its k6's API port; the one beside it a label and a port of its own
-        apps = [(block, label, config.port + 2)] + \
-            ([(beside, f"{label} twin", config.port + BESIDE_K6_API_OFFSET)] if beside is not None else [])
-        lifted = [(app.pod or self.state.budget(first.runtime), app.probe.pid if app.probe is not None else None)
-                  for app, _, _ in apps]
-        for budget, pid in lifted:
-            if budget is not None:
-                budget.lift(pid)
-        pool = ThreadPoolExecutor(len(apps))
-
-        def warm(app, model: str, again: str = "") -> WarmupRecord:
-            return self.warm(app[0], first, load, model, app[1] + again, app[2])
-
-        def side_by_side(model: str, on: list, again: str = "") -> list:
-            """The apps of `on` warmed on one model at the same time; those the cap stopped."""
-            return [app for app, record in zip(on, pool.map(lambda app: warm(app, model, again), on))
-                    if not record.steady]
-
+        pid = block.probe.pid if block.probe is not None else None
+        if budget is not None:
+            budget.lift(pid)
         try:
-            # The first model warms each app alone: all of it is cold then, and two cold JVMs at the warm-up rate
-            # overload 2 cores (thousands of requests timed out). With the shared stack compiled, the rest go together.
-            unsteady = [(models[0], [app for app in apps if not warm(app, models[0]).steady])]
-            unsteady += [(model, side_by_side(model, apps)) for model in models[1:]]
+            unsteady = [m for m in models if not self.warm(block, first, load, m, label).steady]
             # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
             # compilers are still busy, and they finish during the others'. One more go for each model not steady,
             # also for an app's only model (a jar that sees one processor compiles on fewer threads).
-            for model, again in unsteady:
-                side_by_side(model, again, " again")
+            for model in unsteady:
+                self.warm(block, first, load, model, f"{label} again")
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the bench's cleanup stops their k6
-            for budget, pid in lifted:
-                if budget is not None:
-                    budget.restore(pid)
+            if budget is not None:
+                budget.restore(pid)
 
-    def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str,
-             api_port: int | None = None) -> WarmupRecord:
-        """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged. api_port:
-        its k6's REST API (the bench's k6 port where not given)."""
+    def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str) -> WarmupRecord:
+        """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged."""
         if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
             health.wait_drained(block.app, block.base_url)
         cap = self.warmup_cap or self.state.plan.warmup_cap(first.scenario)
@@ -138,8 +111,7 @@ class Steps:
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
                                      self.state.budget(first.runtime) is not None,
-                                     SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant)),
-                                     api_port or self.state.config.port + 2)
+                                     SteadyRule.for_slo(slo_p99_ms(first.scenario, first.variant)))
         self.state.env.append("warmups", record)
         last = record.windows[-1] if record.windows else None
         log(f"{label} {first.scenario} {model} at {load.label}: "

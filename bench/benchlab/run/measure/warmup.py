@@ -107,12 +107,12 @@ def window(requests: list[tuple[float, float, bool]], start: float, end: float, 
 
 
 def until_steady(k6: K6Runs, run: PlannedRun, probe, base_url, tokens_file, name, cap_s: float, label: str,
-                 budget_lifted: bool, rule: SteadyRule, api_port: int) -> WarmupRecord:
-    """k6 at the run's load for at most cap_s seconds, stopped through its REST API on api_port as soon as the app is
-    steady by the rule (its scenario's: SteadyRule.for_slo)."""
+                 budget_lifted: bool, rule: SteadyRule) -> WarmupRecord:
+    """k6 at the run's load for at most cap_s seconds, stopped as soon as the app is steady by the rule (its
+    scenario's: SteadyRule.for_slo)."""
     state = k6.state
     csv_path = os.path.join(state.out, "k6", f"{name}.csv")
-    proc = k6.start(run, cap_s, base_url, tokens_file, name, csv_path, api_port)
+    proc = k6.start(run, cap_s, base_url, tokens_file, name, csv_path)
     live, clock = LiveRequests(csv_path), CpuClock(probe)
     jit = JitClock(f"{base_url}/lab/saturation")
     jit.rate()  # the first read, which the first window's rate starts from
@@ -132,7 +132,7 @@ def until_steady(k6: K6Runs, run: PlannedRun, probe, base_url, tokens_file, name
                                   jit.rate()))
             if rule.steady(windows):
                 steady = True
-                k6tool.stop_k6(api_port)
+                k6tool.stop_k6(state.config.port + 2)
                 break
     finally:
         rc = k6.wait(proc, cap_s, run)
