@@ -120,9 +120,10 @@ def add_runtime_options(p):
     p.add_argument("--heap-search", action=argparse.BooleanOptionalAction, help="per model and memory case, the "
                    "smallest heap (32 MB to 2 GB, to 15 %%) a fresh, warmed app holds the load with; with --scenarios, "
                    "their memory search alone (default: on in the default preset, off in quick)")
-    p.add_argument("--builds", metavar="NAME=DIR,...", help="other builds of the app (another checkout's "
-                   "target/quarkus-app), each a runtime jvm-NAME taking turns with this build: a change measured "
-                   "against the version before in one interleaved run")
+    p.add_argument("--builds", metavar="NAME=PATH [OPTIONS],...", help="other builds of the app, each a runtime taking "
+                   "turns with this build: beside jvm, another checkout's target/quarkus-app (jvm-NAME); beside "
+                   "native, another executable (native-NAME); OPTIONS are its process's (-Xmn128m), so the same PATH "
+                   "with options is a build too: a change measured against the version before in one interleaved run")
     p.add_argument("--native-exe", metavar="PATH", help="native executable for the 'native' runtime")
     p.add_argument("--cpus", help="CPU limit of the container runtimes")
     p.add_argument("--memory", help="memory limit of the container runtimes (e.g. 512m)")
@@ -244,16 +245,22 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
         names = list(jdk_runtimes)
     args.build_runtimes = {}
     if args.builds:
-        if names != [runtimes.JvmRuntime.name] or args.jdk or args.heap:
-            p.error("--builds takes turns with the jvm runtime alone: not with another --runtime, --jdk or --heap")
+        base = names[0]
+        if names not in ([runtimes.JvmRuntime.name], [runtimes.NativeRuntime.name]) or args.jdk or args.heap:
+            p.error("--builds takes turns with the jvm or the native runtime alone: not with another --runtime, --jdk "
+                    "or --heap")
+        wanted = "a packaged app directory (its quarkus-run.jar)" if base == runtimes.JvmRuntime.name else \
+            "a native executable"
         for item in (x.strip() for x in args.builds.split(",") if x.strip()):
-            name, sep, path = item.partition("=")
+            name, sep, spec = item.partition("=")
+            path, *options = shlex.split(spec) or [""]
             path = os.path.abspath(path)
-            if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or \
-                    not os.path.isfile(os.path.join(path, "quarkus-run.jar")):
-                p.error(f"--builds {item}: NAME=DIR with a lower-case name and a packaged app directory (its "
-                        f"quarkus-run.jar)")
-            args.build_runtimes[f"{runtimes.JvmRuntime.name}-{name}"] = path
+            found = os.path.isfile(os.path.join(path, "quarkus-run.jar")) if base == runtimes.JvmRuntime.name else \
+                os.path.isfile(path) and os.access(path, os.X_OK)
+            if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not found:
+                p.error(f"--builds {item}: NAME=PATH [OPTIONS] with a lower-case name and, beside --runtime {base}, "
+                        f"{wanted}")
+            args.build_runtimes[f"{base}-{name}"] = shlex.join([path, *options])
         names += list(args.build_runtimes)
     args.heap_runtimes = {}
     if args.heap:

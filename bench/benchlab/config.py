@@ -69,7 +69,7 @@ class Config:
     jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
     heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
     size_runtimes: dict[str, tuple[str, float]]  # --app-cpus 0.25,0.5: name -> (the runtime it runs, its CPUs)
-    build_runtimes: dict[str, str]  # --builds: name (jvm-NAME) -> another build's packaged app directory
+    build_runtimes: dict[str, str]  # --builds: name (jvm-NAME, native-NAME) -> the build's path and options, shell-quoted
     heap_search: bool  # the memory search of memory_cases
     memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
     load_levels: dict[str, list[Load]]

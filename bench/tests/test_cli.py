@@ -4,6 +4,7 @@ from benchlab import cli
 from benchlab.model import Load
 from benchlab.plan.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
 from benchlab.results.environment import Environment
+from benchlab.run.provision import runtimes
 
 
 def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():
@@ -90,8 +91,26 @@ def test_another_build_is_a_runtime_of_its_own_taking_turns_with_this_build(tmp_
     assert args.build_runtimes == {"jvm-before": str(tmp_path)}
 
 
+def test_a_native_build_or_the_same_executable_with_options_takes_turns_with_the_native_runtime(tmp_path):
+    exe = tmp_path / "app-runner"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    args = cli.parse_args(["--quick", "--runtime", "native", "--native-exe", str(exe),
+                           "--builds", f"young='{exe}' -Xmn128m,march={exe}"])
+    assert args.runtimes == ("native", "native-young", "native-march")
+    assert args.build_runtimes == {"native-young": f"{exe} -Xmn128m", "native-march": str(exe)}
+    young = runtimes.make_build("native-young", {}, args.build_runtimes["native-young"])
+    assert young.name == "native-young"
+    assert young.command("/root", None, 19100, {"quarkus.http.port": 19100}) == \
+        [str(exe), "-Xmn128m", "-Dquarkus.http.port=19100"]  # a runtime option before the properties
+    jvm = runtimes.make_build("jvm-serial", {}, f"{tmp_path} -XX:+UseSerialGC")
+    assert (jvm.packaged_app, jvm.jvm_args) == (str(tmp_path), ["-XX:+UseSerialGC"])
+
+
 @pytest.mark.parametrize("argv", [["--builds", "before=/nowhere"], ["--builds", "Before=."],
-                                  ["--builds", "before=.", "--runtime", "jvm-aot"]])
+                                  ["--builds", "before=.", "--runtime", "jvm-aot"],
+                                  ["--builds", "before=.", "--runtime", "native"],  # a directory beside native
+                                  ["--builds", "before=. -Xmn64m", "--runtime", "jvm,native"]])
 def test_a_build_that_is_not_a_packaged_app_or_beside_another_runtime_is_refused(argv, capsys, tmp_path):
     (tmp_path / "quarkus-run.jar").write_text("")
     with pytest.raises(SystemExit):

@@ -367,7 +367,7 @@ class Environment(Facts):
     memory_seconds: int = fact(setting=True)
     flamegraphs: str = fact(setting=True)
     profiles: str = fact(setting=True)  # --profile: the profiled runs' event, interval and files
-    builds: dict[str, str] = fact(setting=True, config="build_runtimes")  # --builds: runtime -> packaged app
+    builds: dict[str, str] = fact(setting=True, config="build_runtimes")  # --builds: runtime -> its path and options
     failures: list[str] = fact(setting=True, missing=[])
     # not in the settings table
     os: str = fact()

@@ -172,7 +172,7 @@ def find_runners(root):
 
 class NativeRuntime(Runtime):
     """The native executable (--native-exe, default target/*-runner), built with deploy/native/toolchain's GraalVM
-    home when none is there."""
+    home when none is there; options' native_args go before its -D properties (--builds)."""
     name = "native"
 
     def runner(self, root):
@@ -197,10 +197,10 @@ class NativeRuntime(Runtime):
                                f"(deploy/native/toolchain, then ./mvnw package -Dnative; or --native-exe PATH)")
 
     def command(self, root, java_home, port, props):
-        return [self.runner(root), *[f"-D{k}={v}" for k, v in props.items()]]
+        return [self.runner(root), *self.options.get("native_args", ()), *[f"-D{k}={v}" for k, v in props.items()]]
 
     def describe(self, root, java_home):
-        return f"native: {self.runner(root)} -D..."
+        return " ".join(["native:", self.runner(root), *self.options.get("native_args", ()), "-D..."])
 
 
 # --- containers ---------------------------------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 container (podman, else docker). Each runtime is checked before anything starts, prepared (image build) once, then
 started per bench run as an "app" handle that run/measure/k6runs.py measures and procs.ProcessManager always stops."""
 import os
+import shlex
 import subprocess
 
 from benchlab.project import BENCH
 from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
 from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
-__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "find_runners", "make", "make_build",
+__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "NativeRuntime", "find_runners", "make", "make_build",
            "jdk_home"]
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
@@ -28,9 +29,14 @@ def make(name, options=None, jdk=None):
     return runtime
 
 
-def make_build(name: str, options: dict, packaged_app: str):
-    """--builds: the jvm runtime running another build's packaged app, under its own name (jvm-before)."""
-    runtime = JvmRuntime(options).on_app(packaged_app)
+def make_build(name: str, options: dict, spec: str):
+    """--builds: under its own name, the jvm runtime on another build's packaged app (jvm-before), or the native one on
+    another executable (native-march); spec: its path, then its process's options (JVM or native runtime options)."""
+    path, *extra = shlex.split(spec)
+    if name.startswith(f"{NativeRuntime.name}-"):
+        runtime = NativeRuntime(dict(options, native_exe=path, native_args=extra))
+    else:
+        runtime = JvmRuntime(options).on_app(path).with_jvm_args(extra)
     runtime.name = name
     return runtime
 
