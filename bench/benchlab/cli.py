@@ -10,7 +10,7 @@ import time
 
 from benchlab.config import POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, size_mb, sized, unsized
+from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, built, size_mb, sized, unsized
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
@@ -260,7 +260,7 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
             if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not found:
                 p.error(f"--builds {item}: NAME=PATH [OPTIONS] with a lower-case name and, beside --runtime {base}, "
                         f"{wanted}")
-            args.build_runtimes[f"{base}-{name}"] = shlex.join([path, *options])
+            args.build_runtimes[built(base, name)] = shlex.join([path, *options])
         names += list(args.build_runtimes)
     args.heap_runtimes = {}
     if args.heap:

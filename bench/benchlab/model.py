@@ -243,6 +243,16 @@ def unsized(name: str) -> str:
     return base if sep and cpus.replace(".", "", 1).isdigit() else name
 
 
+def built(runtime: str, name: str) -> str:
+    """A --builds runtime's name: the runtime it takes turns with, then the build's name (jvm-before, native-v4)."""
+    return f"{runtime}-{name}"
+
+
+def unbuilt(name: str) -> str:
+    """The runtime a --builds runtime takes turns with: jvm-before -> jvm, native-v4 -> native."""
+    return name.partition("-")[0]
+
+
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0
 
 

@@ -5,12 +5,13 @@ import os
 import shlex
 import subprocess
 
+from benchlab.model import unbuilt
 from benchlab.project import BENCH
 from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
 from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
-__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "NativeRuntime", "find_runners", "make", "make_build",
-           "jdk_home"]
+__all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "NativeRuntime", "find_runners", "make",
+           "make_build", "jdk_home"]
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
                                  ContainerNativeRuntime)}
@@ -33,7 +34,7 @@ def make_build(name: str, options: dict, spec: str):
     """--builds: under its own name, the jvm runtime on another build's packaged app (jvm-before), or the native one on
     another executable (native-march); spec: its path, then its process's options (JVM or native runtime options)."""
     path, *extra = shlex.split(spec)
-    if name.startswith(f"{NativeRuntime.name}-"):
+    if unbuilt(name) == NativeRuntime.name:
         runtime = NativeRuntime(dict(options, native_exe=path, native_args=extra))
     else:
         runtime = JvmRuntime(options).on_app(path).with_jvm_args(extra)
