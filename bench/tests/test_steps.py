@@ -173,8 +173,10 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert [w.steady for w in state.env.warmups] == [False, True, True, True]
     # a memory search's step: an app for one model, warmed alone, with the memory search's own cap
     warmed.clear()
-    Steps(state, None, {}, warmup_cap=8).warm_up(block, plan.runs[0], "memwarm", models=["worker"])
+    Steps(state, None, {}, warmup_cap=8, warmup_load=Load("open", 100)).warm_up(block, plan.runs[0], "memwarm",
+                                                                               models=["worker"])
     assert warmed == [("worker", "memwarm", 8)]
+    assert state.env.warmups[-1].load == "100/s"  # the memory case's warm-up load, not the scenario's
 
 
 def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, monkeypatch):
@@ -193,15 +195,18 @@ def test_an_apps_only_model_the_cap_stopped_gets_one_more_warm_up_too(tmp_path, 
     assert labels == ["warmup", "warmup again"]
 
 
-@pytest.mark.parametrize("scenario, loads, warmed_at, p99_slack_ms", [
-    ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "500/s", 5.0),  # a search's first rate
-    ("aggregate", [Load("cost", 80), Load("search", 200)], "100/s", 100.0),  # its own: 200/s would starve the pool
-    ("hold", [Load("closed", 1000)], "100 VUs", 1_100.0),  # its own: 1,000 held connections would starve it too
+@pytest.mark.parametrize("scenario, loads, model, warmed_at, p99_slack_ms", [
+    ("gateway", [Load("cost", 100), Load("search", 300)], "worker", "300/s", 50.0),  # a search's first rate
+    ("mixed", [Load("closed", 50), Load("open", 200)], "worker", "200/s", 50.0),  # its lowest rate
+    ("jwt-mysql", [Load("cost", 500), Load("search", 500)], "worker", "1000/s", 5.0),  # its own: the JIT sooner
+    ("aggregate", [Load("cost", 80), Load("search", 200)], "virtual", "300/s", 100.0),
+    ("aggregate", [Load("cost", 80), Load("search", 200)], "worker", "100/s", 100.0),  # 300/s would starve the pool
+    ("hold", [Load("closed", 1000)], "worker", "100 VUs", 1_100.0),  # its own: 1,000 held connections would too
 ])
-def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch, scenario, loads, warmed_at,
+def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch, scenario, loads, model, warmed_at,
                                                             p99_slack_ms):
-    plan = make_plan(["jvm"], [scenario], {scenario: loads}, ["worker"], 1, 6, 60, 0)
-    state = BenchState(make_config(out=str(tmp_path), load_levels={scenario: loads}, models=("worker",)), plan,
+    plan = make_plan(["jvm"], [scenario], {scenario: loads}, [model], 1, 6, 60, 0)
+    state = BenchState(make_config(out=str(tmp_path), load_levels={scenario: loads}, models=(model,)), plan,
                        SimpleNamespace(), env=Environment(cores=2))
     fake = FakeK6()
     monkeypatch.setattr(warmup, "until_steady", fake.until_steady)

@@ -14,6 +14,8 @@ SCENARIO = Scenario(
     # (--heap-search, with --scenarios jwt-mysql) at the search's first rate
     quick=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
     default=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
+    # warm-ups at the verdict's cost rate, twice the search's start: steady in about half the seconds
+    warmup_load="1000",
     probes=(USERS_ME,),
     # one primary-key read per request: 16 users keep a fresh app busy without queueing
     curve_vus=16)

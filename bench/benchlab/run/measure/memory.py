@@ -78,12 +78,11 @@ class Memory:
         return [m for m in self.config.models if m in variant_of(scenario, case.variant).models]
 
     def steps_for(self, scenario, case: MemoryCase) -> Steps:
-        """Steps whose warm-up runs the case's warm-up load (Steps.warm_up warms at a scenario's lowest load), until
-        steady or --warmup-others (the verdict read here is the heap's), outside the CPU budget: a step's app runs on
-        the whole machine, whose CPUs the cases' loads were chosen for."""
-        config = dataclasses.replace(self.config, load_levels={scenario: [case.warmup_step]})
-        return Steps(dataclasses.replace(self.state, config=config, budgets={}), self.k6, self.up.sampled(),
-                     warmup_cap=self.config.warmup_others)
+        """Steps whose warm-up runs the case's warm-up load (not the scenario's: a small heap is what is searched),
+        until steady or --warmup-others (the verdict read here is the heap's), outside the CPU budget: a step's app runs
+        on the whole machine, whose CPUs the cases' loads were chosen for."""
+        return Steps(dataclasses.replace(self.state, budgets={}), self.k6, self.up.sampled(),
+                     warmup_cap=self.config.warmup_others, warmup_load=case.warmup_step)
 
     def search(self, scenario, case: MemoryCase) -> None:
         """Each model's heap search for the case, the models' steps interleaved (A B C, then C B A, ...)."""

@@ -10,7 +10,7 @@ import time
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from benchlab.formatting import duration
-from benchlab.model import SOAK_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow, one_load
+from benchlab.model import SOAK_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings
 from benchlab.results import slo, table
 from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
@@ -64,43 +64,46 @@ def wait_quiet(limit_pct: float, longest_s: float = QUIET_WAIT_S) -> tuple[float
 
 
 class Steps:
-    def __init__(self, state: BenchState, k6: K6Runs, sampled: dict, warmup_cap: float | None = None):
+    def __init__(self, state: BenchState, k6: K6Runs, sampled: dict, warmup_cap: float | None = None,
+                 warmup_load: Load | None = None):
         self.state, self.k6, self.sampled = state, k6, sampled  # sampled: our processes whose CPU each run samples
-        self.warmup_cap = warmup_cap  # a warm-up's cap where not the plan's for its scenario (the memory search's)
+        # a warm-up's cap and load where not the plan's and the scenario's (the memory search's)
+        self.warmup_cap, self.warmup_load = warmup_cap, warmup_load
 
     @property
     def cores(self) -> int:
         return int(self.state.env.get("cores") or os.cpu_count() or 1)
 
     def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
-        """Every model of a block, before its first measurement, at the search's first rate, else the scenario's lowest
-        or its own warm-up load, until the app is steady (at most the cap each, one more go where the cap stopped
+        """Every model of a block, before its first measurement, at its own warm-up load, else the search's first rate,
+        else the scenario's lowest, until the app is steady (at most the cap each, one more go where the cap stopped
         it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
         config, budget = self.state.config, block.pod or self.state.budget(first.runtime)
         scenario = first.scenario
-        levels = config.load_levels[scenario]
-        load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \
-            min(levels, key=lambda level: (level.kind == LoadKind.CLOSED, level.value))
-        if load.kind != LoadKind.CLOSED:  # a search's first rate, a cost rate: an open load like any
-            load = Load(LoadKind.OPEN, load.value)
-        if SCENARIOS[scenario].warmup_load is not None:
-            load = one_load(SCENARIOS[scenario].warmup_load)
         models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model or SCENARIOS[scenario].scale_out_cpus:  # the block's one model
             models = [first.model]
+        loads = {m: self.warmup_load or SCENARIOS[scenario].warmup_for(m) or self.first_load(scenario) for m in models}
         pid = block.probe.pid if block.probe is not None else None
         if budget is not None:
             budget.lift(pid)
         try:
-            unsteady = [m for m in models if not self.warm(block, first, load, m, label).steady]
+            unsteady = [m for m in models if not self.warm(block, first, loads[m], m, label).steady]
             # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
             # compilers are still busy, and they finish during the others'. One more go for each model not steady,
             # also for an app's only model (a jar that sees one processor compiles on fewer threads).
             for model in unsteady:
-                self.warm(block, first, load, model, f"{label} again")
+                self.warm(block, first, loads[model], model, f"{label} again")
         finally:
             if budget is not None:
                 budget.restore(pid)
+
+    def first_load(self, scenario: str) -> Load:
+        """The search's first rate, else the scenario's lowest load; open where it is a rate."""
+        levels = self.state.config.load_levels[scenario]
+        load = next((level for level in levels if level.kind == LoadKind.SEARCH), None) or \
+            min(levels, key=lambda level: (level.kind == LoadKind.CLOSED, level.value))
+        return load if load.kind == LoadKind.CLOSED else Load(LoadKind.OPEN, load.value)
 
     def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str) -> WarmupRecord:
         """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged."""
