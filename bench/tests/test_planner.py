@@ -208,6 +208,7 @@ def test_the_verdicts_cost_rate_runs_the_twin_and_the_lower_rates_run_half_as_of
                                                          ("virtual twin", True)]
     assert verdict[4].twin  # the next repetition reversed: the twin first
     assert twins[0].tag == "jvm-jwt-mysql-virtual-twin-cost1000-r1" and len({r.tag for r in p.runs}) == len(p.runs)
-    assert (p.twin_apps, p.warmups) == (1, 4)  # the twin warms up on its one model
+    # the twin warms up on its one model, after the two others at the others' cap
+    assert (p.twin_apps, p.warmups, p.other_warmups) == (1, 6, 2)
     alone = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 4, 60, 0.5, cost_repeat=4, twin=True)
     assert not any(r.twin for r in alone.runs) and alone.twin_apps == 0  # one model: nothing to tell apart

@@ -113,7 +113,7 @@ def test_the_twins_cost_runs_are_measured_on_the_twins_app_and_the_models_on_the
     assert len(measured) == 9 and [r.model for r in state.rows].count("virtual twin") == 3
 
 
-def test_the_twin_starts_on_a_port_of_its_own_and_warms_up_on_its_one_model(tmp_path):
+def test_the_twin_starts_on_a_port_of_its_own_primed_on_the_other_models_and_warmed_on_its_own(tmp_path):
     loads = {"jwt-mysql": [Load("cost", 1000)]}
     models = ("virtual", "worker", "reactive")
     plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 4, 5, 0, cost_repeat=2, twin=True)
@@ -124,13 +124,14 @@ def test_the_twin_starts_on_a_port_of_its_own_and_warms_up_on_its_one_model(tmp_
     bench.apps = SimpleNamespace(start=lambda rt, home, props, up, log_name, port=None:
                                  (started.append(port) or FakeApp(log_name), 1.0))
     rt = SimpleNamespace(name="jvm", budget=None, probe=lambda app: None)
-    steps = SimpleNamespace(warm_up=lambda block, first, label, models=None: warmed.append((block.base_url, label,
-                                                                                             models)))
+    steps = SimpleNamespace(warm_up=lambda block, first, label, models=None, primed=(): warmed.append(
+        (block.base_url, label, models, primed)))
     shared = Block(FakeApp("app"), None, "http://app", None, None, None)
     twin = bench.start_twin(steps, plan.runs, rt, "/jdk", {}, SimpleNamespace(), shared)
     port = bench.state.config.port + runner.TWIN_PORT_OFFSET
     assert started == [port] and twin.base_url == f"http://127.0.0.1:{port}"
-    assert warmed == [(twin.base_url, "warmup twin", ["virtual"])]  # not the models it never runs
+    # the others leave in it what they leave in the shared app; only its own model is warmed until steady
+    assert warmed == [(twin.base_url, "warmup twin", ["virtual"], ("worker", "reactive"))]
 
 
 @pytest.mark.parametrize("scenario, emptied", [("pool-sweep", True), ("aggregate", False)])
@@ -171,6 +172,13 @@ def test_a_model_the_cap_stopped_gets_one_more_warm_up_once_the_others_have_had_
     assert warmed == [("virtual", "warmup", 60), ("worker", "warmup", 60), ("reactive", "warmup", 60),
                       ("virtual", "warmup again", 60)]
     assert [w.steady for w in state.env.warmups] == [False, True, True, True]
+    # a twin: the models it never runs first, each at most the others' cap, then its own until steady
+    warmed.clear()
+    state.plan = dataclasses.replace(plan, warmup_others_s=8)
+    Steps(state, None, {}).warm_up(block, plan.runs[0], "warmup twin", models=["virtual"],
+                                   primed=("worker", "reactive"))
+    assert warmed == [("worker", "warmup twin primed", 8), ("reactive", "warmup twin primed", 8),
+                      ("virtual", "warmup twin", 60)]
     # a memory search's step: an app for one model, warmed alone, with the memory search's own cap
     warmed.clear()
     Steps(state, None, {}, warmup_cap=8, warmup_load=Load("open", 100)).warm_up(block, plan.runs[0], "memwarm",

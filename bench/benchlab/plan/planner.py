@@ -63,7 +63,7 @@ class Plan:
     cooldown_s: float
     warmup_others_s: float | None = None  # the longest warm-up of any other scenario (None: warmup_s)
     others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
-    other_warmups: int = 0  # how many of the warm-ups are theirs
+    other_warmups: int = 0  # how many of the warm-ups are theirs, and a twin's on the models it never runs
     twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin), each warmed on its one model
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
@@ -171,7 +171,7 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
             blocks += [(rt, scenario, v, reps) for v in kept for rt in runtimes]
     if not interleave:  # runtimes outermost, one after the other
         blocks.sort(key=lambda b: runtimes.index(b[0]))
-    runs, warmups, twin_apps = [], 0, 0
+    runs, warmups, twin_apps, primings = [], 0, 0, 0
     for runtime, scenario, variant, block_reps in blocks:
         block_models = [m for m in models if m in variant.models]
         if SCENARIOS[scenario].scale_out_cpus:  # one model per runtime: its cheapest, chosen as the run goes
@@ -207,9 +207,10 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                      for step in [(model, load, rep, "", on_twin) for rep in load_reps(load)
                                   for model, on_twin in (turns(load) if rep % 2 else list(reversed(turns(load))))]
                      + profiled(load)]
-        if any(on_twin for *_, on_twin in order):  # the twin warms up on its one model
+        if any(on_twin for *_, on_twin in order):  # the twin: primed on the other models, warmed up on its own
             twin_apps += 1
-            warmups += 1
+            warmups += len(block_models)
+            primings += len(block_models) - 1
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
                             cost_seconds or seconds if load.kind == LoadKind.COST else
@@ -218,7 +219,7 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                             variant.name, event, on_twin)
                  for i, (model, load, rep, event, on_twin) in enumerate(order)]
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))
-    other_warmups = sum(len([m for m in models if m in variant.models]) for _, scenario, variant, _ in blocks
-                        if scenario in others)
+    other_warmups = primings + sum(len([m for m in models if m in variant.models])
+                                   for _, scenario, variant, _ in blocks if scenario in others)
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s, warmup_others_s=warmup_others_s,
                 others=others, other_warmups=other_warmups, twin_apps=twin_apps)

@@ -132,6 +132,8 @@ def warmup_table(env: Environment) -> Table | None:
                  "Each model warms up until, over three 2 s windows, the JIT compiles under 50 ms/s and neither CPU "
                  "per request nor p99 falls by over 10 % (or a tenth of the SLO), or --warmup runs out. "
                  "The last three columns are its last window."
+                 + (" A twin is first primed on the models it never runs, each for at most the cap of fixed loads."
+                    if any(w.label.endswith("primed") for w in env.warmups) else "")
                  + (" The CPU budget is lifted while it warms up; every measured step runs within it." if lifted
                     else ""))
 
@@ -144,9 +146,11 @@ def warmup_charts(env: Environment) -> list[str]:
         mine = [w for w in first if w.scenario == scenario]
         fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=(
             "app CPU per request (ms, log)", "p99 latency (ms, log)"))
+        loads = {w.load for w in mine}
         for w in mine:
             name = w.model + (f" ({w.variant})" if w.variant else "") + (
-                f" ({w.runtime})" if len({x.runtime for x in mine}) > 1 else "")
+                f" ({w.runtime})" if len({x.runtime for x in mine}) > 1 else "") + (
+                f" at {w.load}" if len(loads) > 1 else "")
             color = MODEL_COLORS.get(w.model)
             t = [x.end_s for x in w.windows]
             fig.add_trace(go.Scatter(x=t, y=[x.app_cpu_ms_per_req for x in w.windows], mode="lines+markers",
@@ -157,7 +161,8 @@ def warmup_charts(env: Environment) -> list[str]:
                                      hovertemplate="p99 %{y:.1f} ms"), row=2, col=1)
         fig.update_yaxes(type="log", tickformat="~g")
         fig.update_xaxes(title_text="seconds of warm-up", row=2, col=1)
-        fig.update_layout(title=f"{scenario}: each model's warm-up at {mine[0].load} until steady", height=520,
+        at = f" at {mine[0].load}" if len(loads) == 1 else ""
+        fig.update_layout(title=f"{scenario}: each model's warm-up{at} until steady", height=520,
                           margin={"t": 80})
         figs.append(fig.to_html(full_html=False, include_plotlyjs=False))
     return figs

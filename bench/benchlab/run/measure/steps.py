@@ -74,20 +74,27 @@ class Steps:
     def cores(self) -> int:
         return int(self.state.env.get("cores") or os.cpu_count() or 1)
 
-    def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None):
+    def warm_up(self, block: Block, first: PlannedRun, label: str, models: list[str] | None = None,
+                primed: tuple[str, ...] = ()):
         """Every model of a block, before its first measurement, at its own warm-up load, else the search's first rate,
         else the scenario's lowest, until the app is steady (at most the cap each, one more go where the cap stopped
-        it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own."""
+        it), the CPU budget lifted; only `models` where given, only the block's model where it has an app of its own.
+        The `primed` models first, each for at most the cap of scenarios measured at fixed loads: never measured on
+        this app, they only leave what they leave in the others' (pools, heap, the JIT's type profiles)."""
         config, budget = self.state.config, block.pod or self.state.budget(first.runtime)
         scenario = first.scenario
         models = models or [m for m in config.models if m in variant_of(scenario, first.variant).models]
         if SCENARIOS[scenario].app_per_model or SCENARIOS[scenario].scale_out_cpus:  # the block's one model
             models = [first.model]
-        loads = {m: self.warmup_load or SCENARIOS[scenario].warmup_for(m) or self.first_load(scenario) for m in models}
+        loads = {m: self.warmup_load or SCENARIOS[scenario].warmup_for(m) or self.first_load(scenario)
+                 for m in [*primed, *models]}
         pid = block.probe.pid if block.probe is not None else None
         if budget is not None:
             budget.lift(pid)
         try:
+            for model in primed:
+                self.warm(block, first, loads[model], model, f"{label} primed",
+                          self.state.plan.warmup_others_s or self.state.plan.warmup_s)
             unsteady = [m for m in models if not self.warm(block, first, loads[m], m, label).steady]
             # The JIT's work is the app's, not a model's: the first model's warm-up often ends at the cap while the
             # compilers are still busy, and they finish during the others'. One more go for each model not steady,
@@ -105,11 +112,13 @@ class Steps:
             min(levels, key=lambda level: (level.kind == LoadKind.CLOSED, level.value))
         return load if load.kind == LoadKind.CLOSED else Load(LoadKind.OPEN, load.value)
 
-    def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str) -> WarmupRecord:
-        """One model's warm-up on the block's app, until steady or the scenario's cap; recorded and logged."""
+    def warm(self, block: Block, first: PlannedRun, load: Load, model: str, label: str,
+             cap: float | None = None) -> WarmupRecord:
+        """One model's warm-up on the block's app, until steady or the cap (else the scenario's); recorded and
+        logged."""
         if block.app is not None:  # an app of ours (not --target): let it finish the previous backlog
             health.wait_drained(block.app, block.base_url)
-        cap = self.warmup_cap or self.state.plan.warmup_cap(first.scenario)
+        cap = cap or self.warmup_cap or self.state.plan.warmup_cap(first.scenario)
         run = PlannedRun(0, first.runtime, first.scenario, load, 0, model, cap, first.variant)
         record = warmup.until_steady(self.k6, run, block.probe, block.base_url, block.tokens_file,
                                      f"{label.replace(' ', '-')}-{run.tag}", cap, label,
