@@ -49,10 +49,11 @@ PRESETS = {
                       app_cpus="0.5", cost_repeat=6, cost_duration=10, soak_minutes=20,
                       cold_starts=5, warmup_curve=60, heap_search=True),
     # First-time users and CI: the two core cases, one search each, in 20 to 21 minutes here; the articles' other
-    # experiments take --scenarios (bench/README.md, "Presets").
+    # experiments take --scenarios (bench/README.md, "Presets"). Three cold starts: the runtimes' first answers differ
+    # 50-fold, and a jar's within 0.25 CPU takes half a minute each.
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=4, cost_duration=3, soak_minutes=3,
-                    cold_starts=5, warmup_curve=60),
+                    cold_starts=3, warmup_curve=60),
 }
 
 

@@ -15,10 +15,11 @@ def test_a_plain_quick_run_measures_no_cold_starts_and_no_curve():
 @pytest.mark.parametrize("runtimes", ["jvm,jvm-aot", "jvm-aot", "jvm,container-jvm"])
 def test_comparing_runtimes_measures_cold_starts_and_the_curve_by_default(runtimes):
     args = cli.parse_args(["--quick", "--runtime", runtimes])
-    assert (args.cold_starts, args.warmup_curve) == (5, 60)
+    assert (args.cold_starts, args.warmup_curve) == (3, 60)
     env = Environment()
     env.copy_settings(args)
-    assert env.cold_starts == 5 and env.warmup_curve_s == 60
+    assert env.cold_starts == 3 and env.warmup_curve_s == 60
+    assert cli.parse_args(["--runtime", runtimes]).cold_starts == 5  # the default preset's
 
 
 def test_asked_for_on_one_runtime_or_switched_off_on_several():
