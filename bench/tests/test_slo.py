@@ -41,3 +41,19 @@ def test_a_row_is_judged_against_the_bound_it_was_measured_with():
     # only a variant measured (the quick preset's 1 s holds): its bound, not the 10 s holds'
     held = dict(rows("worker", "hold", [(200, 1, 1500, 0, 0)])[0], variant="1s", load_model="closed")
     assert slo.scenario_bound_ms(pd.DataFrame([held]), "hold") == 2000.0 and slo.holds_slo(held)
+
+
+def test_a_knee_is_flat_where_a_measurement_of_the_next_step_came_within_reach_of_the_bound():
+    from benchlab.report.capacity import flat_knees
+    # worker's JWT + MySQL steps of one quick run: 1,400/s measured again (50.1, then 105.5 ms) and 1,200/s held at 41
+    worker = rows("worker", "jwt-mysql", [(1000, 1, 29, 0, 0), (1200, 1, 41, 0, 0), (1400, 1, 50.1, 0, 0),
+                                          (1400, 1, 105.5, 0, 0), (2000, 1, 157, 0, 125)])
+    # reactive: a clear knee, 20 ms below it and 160 ms above it
+    reactive = rows("reactive", "jwt-mysql", [(1000, 1, 12, 0, 0), (1400, 1, 20, 0, 0), (2000, 1, 160, 0, 90)])
+    all_runs = pd.DataFrame(worker + reactive).assign(slo_p99_ms=50.0)
+    final = all_runs.drop(index=2)  # the superseded first measurement of 1,400/s
+    caps = slo.capacities(final)
+    assert {c.model: c.rate for c in caps} == {"worker": 1200, "reactive": 1400}
+    (note,) = flat_knees(all_runs, caps)
+    assert note.startswith("jwt-mysql, worker: a flat knee, p99 41 ms at 1200/s and 50 ms at 1400/s against 50 ms")
+    assert flat_knees(final, caps) == []  # the last measurement alone (105.5 ms) hides it

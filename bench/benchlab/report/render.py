@@ -236,7 +236,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
         out.append(Section(broken_down.title, broken_down,
                            charts=breakdown.breakdown_charts(list(profiles), costs, several)))
     if (runs.load_model == LoadKind.OPEN).any():
-        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs), flat_knees(runs, caps),
+        out.append(Section("Capacity at the SLO", capacity_table(runs, env, caps, costs), flat_knees(all_runs, caps),
                            charts=curves(runs, caps) + at_the_knee(runs, win, caps)
                            + resources_at_the_knee(runs, caps)))
     out += [Section(tb.title, tb) for tb in (again, kept) if tb is not None]
