@@ -78,7 +78,7 @@ def parser():
 
 
 def add_what_runs(p):
-    p.add_argument("--quick", action="store_true", help="the CI preset: the two core cases, 20 to 23 minutes here")
+    p.add_argument("--quick", action="store_true", help="the CI preset: the two core cases, 18 to 20 minutes here")
     p.add_argument("--out", help="output directory (default: bench-results/<timestamp>)")
     p.add_argument("--scenarios", help="comma list of: " + ",".join(SCENARIOS) + " (default: the preset's)")
     p.add_argument("--variants", dest="variants_given", action="append", default=[], metavar="SCENARIO=NAMES",

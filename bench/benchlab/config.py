@@ -48,7 +48,7 @@ PRESETS = {
     "default": Preset(users=100_000, warmup=120, warmup_others=60, duration=20, repeat=3, timeout=10, cooldown=2, pointselect_seconds=10,
                       app_cpus="0.5", cost_repeat=6, cost_duration=10, soak_minutes=20,
                       cold_starts=5, warmup_curve=60, heap_search=True),
-    # First-time users and CI: the two core cases, one search each, in 20 to 21 minutes here; the articles' other
+    # First-time users and CI: the two core cases, one search each, in 18 to 20 minutes here; the articles' other
     # experiments take --scenarios (bench/README.md, "Presets"). Three cold starts: the runtimes' first answers differ
     # 50-fold, and a jar's within 0.25 CPU takes half a minute each.
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
