@@ -79,6 +79,9 @@ def test_a_breach_by_a_margin_or_caused_by_k6_is_not_measured_again():
     assert slo.breach_by_margin(starved) and measure_again(starved, CORES, 25, LoadKind.OPEN) is None
     generator = row(p99_ms=60.0, k6_cpu_pct=195.0)  # k6 saturated: the search ends there instead
     assert measure_again(generator, CORES, 25, LoadKind.OPEN) is None
+    # k6 failed at once (exit 107): nothing measured to confirm; the failure is the bench's, in its report and exit
+    failed = row(p99_ms=None, requests=0, ok_rps=0.0, k6_exit=107)
+    assert all(measure_again(failed, CORES, 25, kind) is None for kind in (LoadKind.OPEN, LoadKind.COST))
 
 
 class TwoMeasurements:

@@ -48,6 +48,13 @@ def test_nothing_held_stops_below_an_eighth_of_the_start():
     assert search.stop is Stop.NOTHING_HELD and search.held is None
 
 
+def test_going_down_offers_whole_rates_only():
+    # k6 refuses a fractional arrival rate (exit 107): a pod of 0.25 CPU once went 500, 250, 125, then 62.5/s
+    assert drive(Search(SearchSettings(start=500)), capacity=1) == [500, 250, 120]
+    offered = drive(Search(SearchSettings(start=350)), capacity=80)
+    assert offered == [350, 180, 90, 45, 64, 76] and all(rate == int(rate) for rate in offered)
+
+
 def test_the_budget_ends_a_search_that_has_not_found_its_answer():
     search = Search(SearchSettings(start=10, max_steps=4))
     assert drive(search, capacity=1e9) == [10, 20, 40, 80]

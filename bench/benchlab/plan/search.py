@@ -51,9 +51,9 @@ class Search:
         held, broke = self.held, self.broke
         if len(self.steps) >= s.max_steps:
             return self._stop(Stop.BUDGET)
-        if held is None:  # nothing held yet: go down
+        if held is None:  # nothing held yet: go down, to a whole rate (k6's arrival rates are integers)
             lower = broke / s.factor
-            return self._stop(Stop.NOTHING_HELD) if lower < s.start * MIN_FACTOR * (1 - 1e-9) else lower
+            return self._stop(Stop.NOTHING_HELD) if lower < s.start * MIN_FACTOR * (1 - 1e-9) else round_rate(lower)
         if broke is None:
             if self.ceiling is not None and held >= self.ceiling * (1 - s.resolution):
                 return self._stop(Stop.CEILING)

@@ -49,6 +49,8 @@ def measure_again(row: dict, cores: int, max_interference: float, kind: str) -> 
     """Why a step of this load kind must be measured again, or None: interference or the JIT where they tell (any cost
     run; a breach, the JIT only short of a margin), or an open-model breach that neither k6 nor a margin explains.
     Why a pass is never measured again: bench/README.md, "Measuring a step again"."""
+    if row.get("p99_ms") is None:  # k6 measured nothing (its failure is the bench's, and said as such)
+        return None
     if kind == LoadKind.COST:
         return disturbance(row, max_interference)
     # a profile is read for its shares, not its figures; a soak over minutes, for what grows in them
