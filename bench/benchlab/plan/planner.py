@@ -64,7 +64,7 @@ class Plan:
     warmup_others_s: float | None = None  # the longest warm-up of any other scenario (None: warmup_s)
     others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
     other_warmups: int = 0  # how many of the warm-ups are theirs, and a twin's on the models it never runs
-    twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin), each warmed on its one model
+    twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin): primed on the others, warmed on its model
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
