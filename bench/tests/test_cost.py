@@ -4,8 +4,9 @@ names the figure "steady" and "CPU per request", says what one core could serve 
 import pandas as pd
 
 from benchlab.report.answer import cost_cell
-from benchlab.report.steady import cost_by_rate_findings, cost_by_rate_table, cost_table
+from benchlab.report.steady import cost_by_rate_findings, cost_by_rate_table, cost_table, moved_rates
 from benchlab.results.cost import costs
+from benchlab.results.environment import Environment
 
 # a twin that cost 2 % more than its model, give or take 1 %: a floor of x1.02
 SAME = [1.02, 1.03, 1.01]
@@ -156,3 +157,19 @@ def test_the_verdict_names_the_other_models_in_their_own_order_whichever_costs_m
         cell = cost_cell(costs(cost_runs({"virtual": virtual, "worker": worker,
                                           "reactive": [0.27, 0.272, 0.271]}, rate=1000.0)))
         assert cell.index("; virtual ") < cell.index("; worker "), cell
+
+
+def test_runtimes_whose_cost_rates_moved_below_their_knees_each_get_a_verdict_at_their_own_rate():
+    """A 0.25 CPU pod's block ran its cost rates at 300/s, the 0.5 CPU pod's at 1,000/s: a clause each."""
+    runs = pd.concat([cost_runs({f"virtual ({rt})": [0.17, 0.18, 0.17], f"worker ({rt})": [0.24, 0.25, 0.23]},
+                                rate=rate).assign(runtime=rt) for rt, rate in (("jvm-cpu0.5", 1000.0),
+                                                                                ("jvm-cpu0.25", 300.0))],
+                     ignore_index=True)
+    assert {(c.runtime, c.rate) for c in costs(runs)} == {("jvm-cpu0.5", 1000), ("jvm-cpu0.25", 300)}
+    assert cost_cell(costs(runs)) == (
+        "at 1000/s: virtual (jvm-cpu0.5) 0.173 ms; worker (jvm-cpu0.5) 1.38x (1.31 to 1.46); A/A floor x1.02. "
+        "At 300/s: virtual (jvm-cpu0.25) 0.173 ms; worker (jvm-cpu0.25) 1.38x (1.31 to 1.46); A/A floor x1.02")
+    moved = "jvm-cpu0.25 jwt-mysql: cost rates 250, 500, 1,000/s moved to 76, 150, 300/s, below worker's capacity of 380/s"
+    assert moved_rates(Environment(cost_rates_moved=[moved])) == [f"{moved}: past a knee a run measures a backlog, "
+                                                                  "not a cost."]
+    assert moved_rates(Environment()) == []

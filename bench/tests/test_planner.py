@@ -191,7 +191,8 @@ def test_a_profile_follows_each_cost_rate_once_per_model_and_event_in_the_first_
     assert {(r.runtime, r.model, r.event) for r in profiled} == {("jvm", m, e) for m in MODELS for e in ("cpu", "alloc")}
     first_block = p.runs[:next(i for i, r in enumerate(p.runs) if r.runtime == "jvm-before")]
     kinds = [r.load.kind for r in first_block]
-    assert kinds == ["cost"] * 9 + ["profile"] * 6 + ["search"] * 3  # after the cost runs, before any overload
+    # the search first: its lowest capacity bounds the cost rates (Steps.within_knees); each profile after its rate
+    assert kinds == ["search"] * 3 + ["cost"] * 9 + ["profile"] * 6
     assert all(r.load.value == 1000 and r.seconds == PROFILE_S for r in profiled)
     assert len({r.tag for r in p.runs}) == len(p.runs)
 

@@ -1,6 +1,6 @@
 import pytest
 
-from benchlab.plan.search import Search, SearchSettings, Stop, round_rate
+from benchlab.plan.search import Search, SearchSettings, Stop, cost_rate, round_rate
 
 
 def drive(search: Search, capacity: float, generator_limit: float | None = None) -> list[float]:
@@ -79,3 +79,15 @@ def test_nonsense_settings_are_refused():
         SearchSettings(start=0)
     with pytest.raises(ValueError):
         SearchSettings(start=10, factor=1)
+
+
+def test_cost_rates_stay_as_planned_below_every_knee():
+    # the quick preset's JWT + MySQL rates in a 0.5 CPU jar: knees at 1,200 to 1,700/s
+    assert [cost_rate(r, 1000, [1200, 1700, 1500]) for r in (250, 500, 1000)] == [250, 500, 1000]
+    assert cost_rate(1000, 1000, [1000]) == 1000  # at the highest rate that held: within the knee
+    assert cost_rate(500, 1000, []) == 500  # no search: as given
+
+
+def test_cost_rates_past_a_knee_move_below_the_lowest_together():
+    # a 0.25 CPU pod whose worker held 380/s: the verdict's rate at 80 % of it, the ladder's shape kept, whole rates
+    assert [cost_rate(r, 1000, [380, 420, 700]) for r in (250, 500, 1000)] == [76, 150, 300]

@@ -222,3 +222,27 @@ def test_a_warm_up_overloads_no_model_before_its_first_run(tmp_path, monkeypatch
     assert [w.load for w in state.env.warmups] == [warmed_at]
     # and it is judged steady at the scenario's own SLO: a tenth of its p99 bound is noise, not warming up
     assert [rule.p99_slack_ms for rule in fake.rules] == [p99_slack_ms]
+
+
+def test_a_blocks_cost_rates_move_together_below_the_lowest_capacity_its_search_found(tmp_path, monkeypatch):
+    # the search first; reactive, whose knee is at 400/s, held 350/s: the verdict's 1,000/s moves to 80 % of it, 250/s
+    # with it, on the twin too
+    loads = {"jwt-mysql": [Load("cost", 250), Load("cost", 1000), Load("search", 500)]}
+    models = ("virtual", "reactive")
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 4, 5, 0, cost_repeat=3, twin=True)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
+                       env=Environment(cores=2))
+    capacity = {"virtual": 1400, "reactive": 400}
+
+    class K6:
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+            row = fake_row(run)
+            return dataclasses.replace(row, p99_ms=20.0 if run.load.value <= capacity[run.model] else 1200.0)
+    monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.0)
+    shared = Block(FakeApp("app"), None, "http://app", None, None, None)
+    shared.twin = Block(FakeApp("twin"), None, "http://twin", None, None, None)
+    Steps(state, K6(), {}).run_plan(plan.runs, shared)
+    costs = [(r.model, r.load) for r in state.rows if r.load_model == "cost"]
+    assert {rate for _, rate in costs} == {70, 280} and ("virtual twin", 280) in costs
+    assert state.env.cost_rates_moved == ["jvm jwt-mysql: cost rates 250, 1,000/s moved to 70, 280/s, below "
+                                          "reactive's capacity of 350/s"]

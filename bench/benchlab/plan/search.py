@@ -84,3 +84,18 @@ def round_rate(rate: float) -> float:
         magnitude = 10 ** (math.floor(math.log10(rate)) - 1)
         return float(round(rate / magnitude) * magnitude)
     return float(max(1, round(rate)))
+
+
+# Where a block's search found a capacity below its verdict's cost rate, the verdict's rate moves to this share of the
+# lowest: near the knee, as the cost is meant to be read, with room for a step's scatter (a 4 s step that held).
+KNEE_SHARE = 0.8
+
+
+def cost_rate(planned: float, verdict: float, capacities: list[float]) -> float:
+    """A cost rate within a block's knees: as planned where the block's lowest capacity is at least the verdict's rate
+    (the highest), else scaled with the others so that the verdict's sits at KNEE_SHARE of it. Past a knee a run
+    measures a backlog, not what a request costs."""
+    lowest = min(capacities, default=None)
+    if lowest is None or verdict <= lowest:
+        return planned
+    return round_rate(planned * KNEE_SHARE * lowest / verdict)

@@ -55,16 +55,20 @@ def best_cell(best: str, tied: list[str]) -> str:
 
 def cost_cell(costs: list[Cost]) -> str:
     """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart; A/A floor x1.08': the
-    verdict's rate only (the highest every model ran)."""
+    verdict's rate only (the highest every model ran); a clause per rate where runtimes' cost rates differ."""
     costs = verdict_costs(costs, costs[0].scenario) if costs else []
     if not costs:
         return "-"
-    # the others in the models' own order: two within the variation between apps may swap places from run to run
-    cheapest, others = costs[0], sorted(costs[1:], key=lambda c: model_rank(c.model))
-    told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
-    not_told = [c.model for c in others if not c.told_apart]
-    return f"at {cheapest.rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
-        f"; {joined(told, {NOT_TOLD_APART: not_told})}; {floor_text(cheapest)}" if costs[1:] else "")
+    clauses = []
+    for rate in dict.fromkeys(c.rate for c in costs):
+        at = [c for c in costs if c.rate == rate]
+        # the others in the models' own order: two within the variation between apps may swap places from run to run
+        cheapest, others = at[0], sorted(at[1:], key=lambda c: model_rank(c.model))
+        told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
+        not_told = [c.model for c in others if not c.told_apart]
+        clauses.append(f"{'at' if not clauses else 'At'} {rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
+            f"; {joined(told, {NOT_TOLD_APART: not_told})}; {floor_text(cheapest)}" if others else ""))
+    return ". ".join(clauses)
 
 
 def floor_text(c: Cost) -> str:

@@ -39,6 +39,11 @@ def cost_table(costs: list[Cost]) -> Table:
         "RSS and allocation: medians of the runs (RSS process-wide); k6's CPU: what generating the load cost.")
 
 
+def moved_rates(env: Environment) -> list[str]:
+    """Each block whose cost rates moved below the lowest capacity its search found, and why."""
+    return [f"{moved}: past a knee a run measures a backlog, not a cost." for moved in env.get("cost_rates_moved", [])]
+
+
 def floor_cell(c: Cost) -> str:
     """'x1.08 (virtual twin 1.03x, 0.97 to 1.08)' on the cheapest model's row of a rate with a twin, else '-'."""
     if c.floor is None or c.ratio != 1:

@@ -52,6 +52,7 @@ class Cost:
     alloc_mb_per_s: float | None  # median allocation rate
     k6_cpu_ms: float | None  # k6's CPU per request, median: what the load generator paid for the same requests
     floor: Floor | None = None  # the A/A control at this rate (None: no twin ran)
+    runtime: str = ""  # whose cost rates these are: a block whose search moved them below a knee has its own
 
     @property
     def detectable(self) -> bool:
@@ -125,7 +126,8 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
                                                                                          by_rep[cheapest])
             out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
                             mean / float(by_rep[cheapest].mean()), ratio_low, ratio_high,
-                            median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor))
+                            median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor,
+                            str(g.runtime.iloc[0]) if "runtime" in g else ""))
     return out
 
 
@@ -141,14 +143,17 @@ def a_a_floor(twin_rows: pd.DataFrame, by_rep: dict[str, pd.Series], scenario: s
 
 
 def verdict_costs(found: list[Cost], scenario: str) -> list[Cost]:
-    """A scenario's costs at the rate its verdict is read at: the highest every model's cost runs share."""
+    """A scenario's costs at the rates its verdicts are read at: per runtime, the highest every model of it ran (a
+    block whose search moved its cost rates below a knee has rates of its own). In costs()'s order: at each rate, the
+    cheapest first."""
     mine = [c for c in found if c.scenario == scenario]
-    if not mine:
-        return []
-    models = {c.model for c in mine}
-    common = [c.rate for c in mine if {x.model for x in mine if x.rate == c.rate} == models]
-    rate = max(common or [c.rate for c in mine])
-    return [c for c in mine if c.rate == rate]
+    chosen = set()
+    for runtime in {c.runtime for c in mine}:
+        theirs = [c for c in mine if c.runtime == runtime]
+        models = {c.model for c in theirs}
+        common = [c.rate for c in theirs if {x.model for x in theirs if x.rate == c.rate} == models]
+        chosen.add((runtime, max(common or [c.rate for c in theirs])))
+    return [c for c in mine if (c.runtime, c.rate) in chosen]
 
 
 def cheapest(runs: pd.DataFrame, scenario: str, runtime: str) -> str | None:

@@ -9,8 +9,9 @@ SCENARIO = Scenario(
     # as configured (--variants jwt-mysql=,gated) it shows what the gate costs a request
     variants=(Variant(""), Variant("gated", (("lab.overload.admission-control", "true"),), opt_in=True)),
     # the verdict's cost rate: every model's CPU per request on the steady app near saturation, at a rate each model
-    # serves in 0.5 CPU (the app at 65 to 75 % of it; its knees: 1,000 to 1,700/s at p99 50 ms); a quarter and half of
-    # it show how the cost moves with the rate (background work weighs more at a low rate). The memory search
+    # serves in a 0.5 CPU jar (its knees: 1,200 to 1,700/s at p99 50 ms; a smaller pod's search moves the rates below
+    # its own); a quarter and half of it show how the cost moves with the rate (background work weighs more at a low
+    # rate). The memory search
     # (--heap-search, with --scenarios jwt-mysql) at the search's first rate
     quick=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),
     default=InPreset("cost:250,cost:500,cost:1000,search:500", memory=(MemoryCase("500", selected=False),)),

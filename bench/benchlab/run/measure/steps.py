@@ -3,6 +3,7 @@ and the capacity searches, each step after the app drained the last one, or on a
 cannot be trusted is measured again: bench/README.md, "Measuring a step again"."""
 import dataclasses
 import itertools
+import math
 import os
 import re
 import time
@@ -11,7 +12,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from benchlab.formatting import duration
 from benchlab.model import SOAK_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow
-from benchlab.plan.search import Search, SearchSettings
+from benchlab.plan.search import Search, SearchSettings, cost_rate
 from benchlab.results import slo, table
 from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
                                     measure_once_more)
@@ -69,6 +70,9 @@ class Steps:
         self.state, self.k6, self.sampled = state, k6, sampled  # sampled: our processes whose CPU each run samples
         # a warm-up's cap and load where not the plan's and the scenario's (the memory search's)
         self.warmup_cap, self.warmup_load = warmup_cap, warmup_load
+        # (runtime, scenario, variant) -> the capacities its cost rates are bounded by, as at its first cost run: one
+        # set of rates for all its repetitions, whatever a later one's search finds
+        self.cost_bounds: dict[tuple, list[float]] = {}
 
     @property
     def cores(self) -> int:
@@ -157,6 +161,8 @@ class Steps:
                                           f"rep {run.repetition}")
         if run.twin:  # measured on the twin's app, as any step on the block's
             block = block.twin
+        if run.load.kind in (LoadKind.COST, LoadKind.PROFILE):
+            run = self.within_knees(run)
         key = (run.runtime, run.scenario, run.model, run.repetition)
         if run.load.kind in (LoadKind.SOAK, LoadKind.SCALE_OUT) and not run.load.value:
             run = self.held_rate(run)
@@ -179,6 +185,29 @@ class Steps:
             if run.load.kind == LoadKind.OPEN and not slo.holds_slo(dataclasses.asdict(row)):
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
+
+    def within_knees(self, run: PlannedRun) -> PlannedRun:
+        """A cost (or profiled) run at its rate, moved below the lowest capacity the searches of its block found where
+        the verdict's rate would run past it (plan/search.cost_rate); the move said once, in the log and the report."""
+        key = (run.runtime, run.scenario, run.variant)
+        planned = sorted({level.value for level in self.state.config.load_levels[run.scenario]
+                          if level.kind == LoadKind.COST})
+        if key not in self.cost_bounds:
+            bounds = {}  # model -> its lowest capacity; one that held no rate: below the lowest it broke at
+            for s in self.state.env.get("searches", []):
+                if (s.runtime, s.scenario, s.variant) == key and (s.held or s.broke):
+                    bounds[s.model] = min(bounds.get(s.model, math.inf), s.held or s.broke / SearchSettings.factor)
+            self.cost_bounds[key] = list(bounds.values())
+            moved = [cost_rate(rate, planned[-1], self.cost_bounds[key]) for rate in planned]
+            if moved != planned:
+                lowest = min(bounds, key=bounds.get)
+                said = (f"{run.runtime} {run.scenario}{f' ({run.variant})' if run.variant else ''}: cost rates "
+                        f"{', '.join(f'{r:,g}' for r in planned)}/s moved to {', '.join(f'{r:,g}' for r in moved)}/s, "
+                        f"below {lowest}'s capacity of {bounds[lowest]:,g}/s")
+                self.state.env.append("cost_rates_moved", said)
+                log(said)
+        rate = cost_rate(run.load.value, planned[-1], self.cost_bounds[key])
+        return run if rate == run.load.value else dataclasses.replace(run, load=Load(run.load.kind, rate))
 
     def search_found(self, run: PlannedRun) -> SearchRecord | None:
         """The last search of the run's model in its block that held a rate."""
