@@ -160,15 +160,23 @@ def test_the_verdict_names_the_other_models_in_their_own_order_whichever_costs_m
 
 
 def test_runtimes_whose_cost_rates_moved_below_their_knees_each_get_a_verdict_at_their_own_rate():
-    """A 0.25 CPU pod's block ran its cost rates at 300/s, the 0.5 CPU pod's at 1,000/s: a clause each."""
-    runs = pd.concat([cost_runs({f"virtual ({rt})": [0.17, 0.18, 0.17], f"worker ({rt})": [0.24, 0.25, 0.23]},
-                                rate=rate).assign(runtime=rt) for rt, rate in (("jvm-cpu0.5", 1000.0),
-                                                                                ("jvm-cpu0.25", 300.0))],
-                     ignore_index=True)
-    assert {(c.runtime, c.rate) for c in costs(runs)} == {("jvm-cpu0.5", 1000), ("jvm-cpu0.25", 300)}
-    assert cost_cell(costs(runs)) == (
+    """The 0.5 CPU pod's block ran its cost rates at 300 and 1,000/s, the 0.25 CPU pod's moved to 300/s alone: a clause
+    each, and at 300/s neither runtime's models are compared with the other's (their ladders differ)."""
+    def pod(runtime, rate, virtual, worker):
+        return cost_runs({f"virtual ({runtime})": virtual, f"worker ({runtime})": worker}, rate=rate).assign(
+            runtime=runtime)
+    runs = pd.concat([pod("jvm-cpu0.5", 1000.0, [0.17, 0.18, 0.17], [0.24, 0.25, 0.23]),
+                      pod("jvm-cpu0.5", 300.0, [0.20, 0.21, 0.20], [0.26, 0.27, 0.25]),
+                      pod("jvm-cpu0.25", 300.0, [0.50, 0.52, 0.51], [0.40, 0.41, 0.42])], ignore_index=True)
+    found = costs(runs)
+    assert [(c.runtime, c.rate, c.ladder) for c in found if c.ratio == 1] == [
+        ("jvm-cpu0.5", 1000, "300, 1000"), ("jvm-cpu0.5", 300, "300, 1000"), ("jvm-cpu0.25", 300, "300")]
+    assert cost_cell(found) == (
         "at 1000/s: virtual (jvm-cpu0.5) 0.173 ms; worker (jvm-cpu0.5) 1.38x (1.31 to 1.46); A/A floor x1.02. "
-        "At 300/s: virtual (jvm-cpu0.25) 0.173 ms; worker (jvm-cpu0.25) 1.38x (1.31 to 1.46); A/A floor x1.02")
+        "At 300/s: worker (jvm-cpu0.25) 0.410 ms; virtual (jvm-cpu0.25) 1.24x (1.18 to 1.31); A/A floor x1.02")
+
+
+def test_the_report_names_each_block_whose_cost_rates_moved_and_why():
     moved = "jvm-cpu0.25 jwt-mysql: cost rates 250, 500, 1,000/s moved to 76, 150, 300/s, below worker's capacity of 380/s"
     assert moved_rates(Environment(cost_rates_moved=[moved])) == [f"{moved}: past a knee a run measures a backlog, "
                                                                   "not a cost."]

@@ -60,8 +60,8 @@ def cost_cell(costs: list[Cost]) -> str:
     if not costs:
         return "-"
     clauses = []
-    for rate in dict.fromkeys(c.rate for c in costs):
-        at = [c for c in costs if c.rate == rate]
+    for rate, ladder in dict.fromkeys((c.rate, c.ladder) for c in costs):
+        at = [c for c in costs if (c.rate, c.ladder) == (rate, ladder)]
         # the others in the models' own order: two within the variation between apps may swap places from run to run
         cheapest, others = at[0], sorted(at[1:], key=lambda c: model_rank(c.model))
         told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]

@@ -52,7 +52,8 @@ class Cost:
     alloc_mb_per_s: float | None  # median allocation rate
     k6_cpu_ms: float | None  # k6's CPU per request, median: what the load generator paid for the same requests
     floor: Floor | None = None  # the A/A control at this rate (None: no twin ran)
-    runtime: str = ""  # whose cost rates these are: a block whose search moved them below a knee has its own
+    runtime: str = ""
+    ladder: str = ""  # the cost rates of its runtime, "250, 500, 1000": compared with the runtimes that ran the same
 
     @property
     def detectable(self) -> bool:
@@ -106,14 +107,20 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
         return []
     rows["cpu_ms"] = per_run(rows)
     rows["k6_ms"] = rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)
+    if "runtime" not in rows:
+        rows["runtime"] = ""
+    # runtimes are compared where they ran the same cost rates: a block whose search moved its rates below a knee
+    # shares a rate with another by chance only
+    rows["ladder"] = rows.groupby(["scenario", "runtime"]).load.transform(
+        lambda rates: ", ".join(f"{r:g}" for r in sorted(set(rates))))
     on_twin = twins(rows)
     out = []
-    for (scenario, rate), at in rows[~on_twin].groupby(["scenario", "load"], sort=False):
+    for (scenario, ladder, rate), at in rows[~on_twin].groupby(["scenario", "ladder", "load"], sort=False):
         by_rep = {m: g.groupby("repetition").cpu_ms.mean().dropna() for m, g in at.groupby("model", sort=False)}
         by_rep = {m: v for m, v in by_rep.items() if len(v)}
         if not by_rep:
             continue
-        twin_rows = rows[on_twin & (rows.scenario == scenario) & (rows.load == rate)]
+        twin_rows = rows[on_twin & (rows.scenario == scenario) & (rows.ladder == ladder) & (rows.load == rate)]
         # one twin per runtime where the report compares runtimes' models as models: the widest floor holds for all
         floors = [f for _, g in twin_rows.groupby("model") if (f := a_a_floor(g, by_rep, scenario, float(rate)))]
         floor = max(floors, key=lambda f: f.factor, default=None)
@@ -127,7 +134,7 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
             out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
                             mean / float(by_rep[cheapest].mean()), ratio_low, ratio_high,
                             median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor,
-                            str(g.runtime.iloc[0]) if "runtime" in g else ""))
+                            str(g.runtime.iloc[0]), ladder))
     return out
 
 
