@@ -50,20 +50,31 @@ def test_from_one_repetition_the_models_the_answer_ties_are_named_with_the_best(
     assert rows["jvm"][3] == "virtual, reactive (tied)" and rows["native"][3] == "virtual"
 
 
-def test_each_pod_size_is_a_row_its_cores_and_gb_those_of_its_limits():
+def two_pods(small: Capacity, rss_mb: tuple[float, float]):
+    """The decision table of a jar in pods of 0.25 and 0.5 CPU, 512 MB each; the larger held 1,000/s."""
     env = environment(cores=2, target_load=5000.0, runtime_info={
         "jvm-cpu0.25": {"limits": {"cpus": 0.25, "memory": "512m"}, "command": "jvm"},
         "jvm-cpu0.5": {"limits": {"cpus": 0.5, "memory": "512m"}, "command": "jvm"}})
-    runs = pd.DataFrame({"runtime": ["jvm-cpu0.25", "jvm-cpu0.5"], "rss_peak_mb": [300.0, 350.0],
+    runs = pd.DataFrame({"runtime": ["jvm-cpu0.25", "jvm-cpu0.5"], "rss_peak_mb": list(rss_mb),
                          "scenario": "jwt-mysql", "load_model": LoadKind.OPEN, "repetition": 3})
-    caps = [capacity("virtual (jvm-cpu0.5)", 1000, 1000, 1000), capacity("virtual (jvm-cpu0.25)", 500, 500, 500)]
-    table = decision_table(runs, env, caps)
+    return decision_table(runs, env, [capacity("virtual (jvm-cpu0.5)", 1000, 1000, 1000), small])
+
+
+def test_each_pod_size_is_a_row_its_cores_and_gb_those_of_its_limits():
+    table = two_pods(capacity("virtual (jvm-cpu0.25)", 500, 500, 500), (300.0, 350.0))
     rows = {row[1]: row for row in table.text_rows}
     # 5,000/s: 10 pods of 0.25 CPU (2.5 cores, 5 GB of limits) or 5 of 0.5 CPU (2.5 cores, 2.5 GB)
     assert rows["jvm-cpu0.25"][2] == "0.25 CPU, 512 MB" and rows["jvm-cpu0.25"][8:] == [
         "2,000/s", "1,000/s", "10", "2.5", "5.0"]
     assert rows["jvm-cpu0.5"][8:] == ["2,000/s", "2,000/s", "5", "2.5", "2.5"]
     assert table.note.endswith("GB: the pods' memory limits (--app-memory).")
+
+
+def test_a_pod_where_no_model_held_a_rate_says_so_and_sizes_nothing():
+    nothing = Capacity("jwt-mysql", "virtual (jvm-cpu0.25)", 0, 0, 120, (120.0, 250.0, 500.0))
+    rows = {row[1]: row for row in two_pods(nothing, (430.0, 480.0)).text_rows}
+    assert rows["jvm-cpu0.25"][3:6] == ["none", "none held 120/s", "430"]
+    assert rows["jvm-cpu0.25"][8:] == ["-"] * 5
 
 
 def test_one_runtime_has_no_decision_to_make():

@@ -84,8 +84,8 @@ def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
                    best_models(mine, env, repetitions(runs, scenario)), capacity_text(c, env), Fixed(rss, 0),
                    "-" if first is None else f"{first:.2f} s",
                    "-" if steady.seconds is None else f"{steady.seconds} s"]
-            if not c.rate:
-                rows.append(row + ["none held"] + ["-"] * 4)
+            if not c.rate:  # as the answer says it: no model, and the lowest rate none of them held
+                rows.append(row[:3] + ["none", f"none held {min(c.steps):g}/s"] + row[5:] + ["-"] * 5)
                 continue
             n = replicas(target, c, env)
             gb = limit_gb or (rss / 1024 if rss else None)
