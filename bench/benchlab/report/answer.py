@@ -95,5 +95,5 @@ def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity],
         "Tied: the capacities' intervals overlap"
         + (f", or one repetition puts them within x{ONE_RUN_FACTOR:g} (runs vary that much here)" if one_run else "")
         + "; CPU per request not told apart: its ratio's interval reaches the A/A floor, a twin app's spread.",
-        "CPU per request: the app's, on the steady app at the highest common cost rate; the details follow in "
-        "tables."]))
+        "CPU per request: the app's, on the steady app at the highest cost rate all its runtime's models ran; the "
+        "details follow in tables."]))
