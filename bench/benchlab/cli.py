@@ -110,8 +110,10 @@ def add_runtime_options(p):
                    "the JDK 25 AOT cache of ./mvnw verify -Daot)")
     p.add_argument("--jdk", metavar="LIST", help="JDKs for jvm and jvm-aot, taking turns: a feature version (21, 25; "
                    "as bench/jdk finds it) or a JDK's home; each a runtime of its own (default: the JDK ./mvnw finds)")
-    p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime, N fresh starts, each stopped at its "
-                   "first successful request (default: 5 where runtimes are compared, else 0)")
+    p.add_argument("--cold-starts", type=int, metavar="N", help="per runtime, at most N fresh starts, each stopped at "
+                   "its first successful request (default: 5 where runtimes are compared, else 0)")
+    p.add_argument("--cold-start-budget", type=float, metavar="S", help="per runtime, no cold start begins once its "
+                   "cold starts took S seconds; the first always does (default 300; quick: 60)")
     p.add_argument("--warmup-curve", type=float, metavar="S", help="per runtime, successful requests/s over the first "
                    f"S seconds on a fresh app; 0 or at least {footprint.SHORTEST_CURVE_S} (default: 60 where runtimes "
                    "are compared, else 0)")
@@ -194,7 +196,7 @@ def parse_args(argv) -> Config:
     check_scale_out(p, args)
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
-    fill_in(args, dict(cold_starts=0, warmup_curve=0))  # not measured by default on one runtime
+    fill_in(args, dict(cold_starts=0, cold_start_budget=0, warmup_curve=0))  # not measured by default on one runtime
     args.app_cpus = None if args.size_runtimes else app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
     args.app_memory_mb = app_memory(p, args.app_memory, bool(args.size_runtimes), args.app_cpus is not None)
     args.target_load = target_load(p, args.target_load)
@@ -439,6 +441,8 @@ def target_load(p, given: str) -> float:
 def check_start_up(p, args):
     if args.cold_starts < 0:
         p.error("--cold-starts must be 0 (none) or more")
+    if args.cold_start_budget < 0:
+        p.error("--cold-start-budget must be 0 (one cold start) or more seconds")
     if args.warmup_curve and args.warmup_curve < footprint.SHORTEST_CURVE_S:
         p.error(f"--warmup-curve must be 0 (none) or at least {footprint.SHORTEST_CURVE_S} s: the steady level is "
                 f"its last {footprint.STEADY_TAIL_S} s, judged over {footprint.STEADY_WINDOW_S}-second means")
@@ -462,7 +466,8 @@ def main(argv):
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
                          soak_seconds=60 * config.soak_minutes,
                          warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else (),
-                         twin=not config.target)
+                         twin=not config.target and not config.size_runtimes,
+                         cost_ladder=not config.size_runtimes)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
         scale_outs = sum(r.load.kind == LoadKind.SCALE_OUT for r in plan.runs)

@@ -52,7 +52,8 @@ def test_from_one_repetition_the_models_the_answer_ties_are_named_with_the_best(
 
 def two_pods(small: Capacity, rss_mb: tuple[float, float]):
     """The decision table of a jar in pods of 0.25 and 0.5 CPU, 512 MB each; the larger held 1,000/s."""
-    env = environment(cores=2, target_load=5000.0, runtime_info={
+    env = environment(cores=2, target_load=5000.0, pod_sizes={"jvm-cpu0.25": "0.25 CPU, 512 MB",
+                                                              "jvm-cpu0.5": "0.5 CPU, 512 MB"}, runtime_info={
         "jvm-cpu0.25": {"limits": {"cpus": 0.25, "memory": "512m"}, "command": "jvm"},
         "jvm-cpu0.5": {"limits": {"cpus": 0.5, "memory": "512m"}, "command": "jvm"}})
     runs = pd.DataFrame({"runtime": ["jvm-cpu0.25", "jvm-cpu0.5"], "rss_peak_mb": list(rss_mb),
@@ -67,7 +68,9 @@ def test_each_pod_size_is_a_row_its_cores_and_gb_those_of_its_limits():
     assert rows["jvm-cpu0.25"][2] == "0.25 CPU, 512 MB" and rows["jvm-cpu0.25"][8:] == [
         "2,000/s", "1,000/s", "10", "2.5", "5.0"]
     assert rows["jvm-cpu0.5"][8:] == ["2,000/s", "2,000/s", "5", "2.5", "2.5"]
-    assert table.note.endswith("GB: the pods' memory limits (--app-memory).")
+    # the pods' cost at one rate, without the twin (cli: cost_ladder and twin off): said once, where it bites
+    assert "GB: the pods' memory limits (--app-memory). Pod sizes compared: each pod's CPU per request at one rate, " \
+           "without the A/A twin;" in table.note
 
 
 def test_a_pod_where_no_model_held_a_rate_says_so_and_sizes_nothing():

@@ -213,3 +213,13 @@ def test_the_verdicts_cost_rate_runs_the_twin_and_the_lower_rates_run_half_as_of
     assert (p.twin_apps, p.warmups, p.other_warmups) == (1, 6, 2)
     alone = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 4, 60, 0.5, cost_repeat=4, twin=True)
     assert not any(r.twin for r in alone.runs) and alone.twin_apps == 0  # one model: nothing to tell apart
+
+
+def test_without_the_cost_ladder_a_block_runs_its_verdicts_rate_alone():
+    # pod sizes compared: each pod's cost at one rate, no lower rate and no twin (cli passes cost_ladder=False)
+    loads = {"jwt-mysql": [Load("cost", 250), Load("cost", 1000), Load("search", 500)]}
+    p = make_plan(["jvm-cpu0.25", "jvm-cpu0.5"], ["jwt-mysql"], loads, list(MODELS), 1, 4, 60, 0.5, cost_repeat=4,
+                  cost_ladder=False)
+    costs = [r for r in p.runs if r.load.kind == "cost"]
+    assert {r.load.value for r in costs} == {1000} and len(costs) == 2 * 3 * 4
+    assert not any(r.twin for r in p.runs) and p.twin_apps == 0

@@ -151,12 +151,13 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               repetitions: int, seconds: float, warmup_s: float, cooldown_s: float,
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
               cost_seconds: float | None = None, warmup_others_s: float | None = None,
-              profile_events: tuple[str, ...] = (), soak_seconds: float | None = None, twin: bool = False) -> Plan:
+              profile_events: tuple[str, ...] = (), soak_seconds: float | None = None, twin: bool = False,
+              cost_ladder: bool = True) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
     block; with `interleave` (--jdk, --heap) the repetitions outermost. A scenario's capacity searches come first, its
     other loads in their order. A scenario's highest cost rate (its verdict's)
     runs cost_repeat times per block, with `twin` the first model's A/A twin taking its turn; a lower cost rate
-    lower_cost_repeat times. With profile_events (--profile), the verdict's rate then once per model and event in the
+    lower_cost_repeat times, or not at all without `cost_ladder`. With profile_events (--profile), the verdict's rate then once per model and event in the
     first runtime's first block of the scenario. Why this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     for scenario in scenarios:
@@ -201,7 +202,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
                     for model in block_models]
 
         # the searches first: a block's cost rates move below the lowest capacity they find (Steps.within_knees)
-        ordered = sorted(loads[scenario], key=lambda load: load.kind != LoadKind.SEARCH)
+        ordered = sorted((load for load in loads[scenario] if cost_ladder or load.kind != LoadKind.COST
+                          or load.value == verdict_rate), key=lambda load: load.kind != LoadKind.SEARCH)
         if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
             order = [(model, load, rep, "", False) for model in block_models for load in ordered
                      for rep in load_reps(load)]

@@ -99,4 +99,6 @@ def decision_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
         f"Replicas for {target:,.0f}/s at the scenario's SLO (--target-load), with the range the capacity's interval "
         "allows.",
         "GB: the pods' memory limits (--app-memory)." if limited else
-        "GB: the replicas' RSS under load, as no memory limit was set."]))
+        "GB: the replicas' RSS under load, as no memory limit was set."] + ([
+            "Pod sizes compared: each pod's CPU per request at one rate, without the A/A twin; the models' cost "
+            "verdicts and their rates are a run of one size's."] if env.pod_sizes else [])))

@@ -94,9 +94,11 @@ def footprint_table(env: Environment, runs: pd.DataFrame | None = None) -> Table
     rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES
              if name not in {unsized(n) for n in info}]
     curve_load = next((i.warmup_curve["load"] for i in measured.values() if i.warmup_curve), None)
+    budget = (f" At most {env.cold_starts}, none begun after {env.cold_start_budget_s:g} s of them."
+              if env.cold_start_budget_s else "")
     note = ("Cold start: a fresh process against the running database, stopped at its first successful request; "
-            "median (min-max, n), with Quarkus's own 'started in'. RSS idle: after the smoke test; under load: the "
-            "highest sample of any measured run. ")
+            f"median (min-max, n), with Quarkus's own 'started in'.{budget} RSS idle: after the smoke test; under "
+            "load: the highest sample of any measured run. ")
     note += (f"Steady throughput: the median of the last {STEADY_TAIL_S} s of {curve_load} on a fresh start, reached "
              f"once every {STEADY_WINDOW_S} s mean stays at {STEADY_SHARE * 100:.0f} % of it." if curve_load else
              "No warm-up curve was measured (--warmup-curve 0).")

@@ -359,6 +359,7 @@ class Environment(Facts):
     load_average_at_start: tuple[float, float, float] = fact(setting=True, read=tuple)
     open_files_limit: int = fact(setting=True)
     cold_starts: int = fact(setting=True, config="cold_starts")
+    cold_start_budget_s: float | None = fact(setting=True, config="cold_start_budget", missing=None)
     warmup_curve_s: float = fact(setting=True, config="warmup_curve")
     planned_start_up_seconds: int = fact(setting=True)
     runtime_info: dict[str, RuntimeInfo] = fact(setting=True, read=runtime_infos, missing={})

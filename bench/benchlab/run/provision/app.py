@@ -126,10 +126,16 @@ class Apps:
         return proc, first
 
     def cold_starts(self, rt, java_home, up: Services) -> list[dict]:
-        """--cold-starts fresh starts of the app, each stopped after its first successful request: seconds from the
-        start command to that answer, Quarkus's own "started in", and the RSS at that moment."""
+        """Up to --cold-starts fresh starts of the app, none begun once they took --cold-start-budget seconds, each
+        stopped after its first successful request: seconds from the start command to that answer, Quarkus's own
+        "started in", and the RSS at that moment."""
         config, starts = self.state.config, []
         for i in range(1, config.cold_starts + 1):
+            spent = sum(s["first_request_s"] for s in starts)
+            if starts and spent >= config.cold_start_budget:
+                log(f"cold starts of {rt.name}: {len(starts)} of {config.cold_starts}, the next not begun after "
+                    f"{spent:.0f} s of them (--cold-start-budget {config.cold_start_budget:g})")
+                break
             proc, first = self.launch(rt, java_home, up.app_props, up, f"cold-{rt.name}-{i}.log")
             try:
                 starts.append({"first_request_s": round(first, 3), "rss_mb": rss_mb(proc.pid),
