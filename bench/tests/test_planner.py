@@ -223,3 +223,12 @@ def test_without_the_cost_ladder_a_block_runs_its_verdicts_rate_alone():
     costs = [r for r in p.runs if r.load.kind == "cost"]
     assert {r.load.value for r in costs} == {1000} and len(costs) == 2 * 3 * 4
     assert not any(r.twin for r in p.runs) and p.twin_apps == 0
+
+
+def test_a_verdicts_cost_run_lasts_long_enough_for_its_requests():
+    # the aggregation's 80/s: 3 s would hold 240 requests, so its verdict's runs last 500 / 80 s; 20/s stays at 3 s
+    loads = {"aggregate": [Load("cost", 20), Load("cost", 80)], "jwt-mysql": [Load("cost", 1000)]}
+    p = make_plan(["jvm"], ["aggregate", "jwt-mysql"], loads, list(MODELS), 1, 4, 60, 0.5, cost_repeat=4,
+                  cost_seconds=3, twin=True)
+    seconds = {(r.scenario, r.load.value): r.seconds for r in p.runs}
+    assert seconds == {("aggregate", 20): 3, ("aggregate", 80): 500 / 80, ("jwt-mysql", 1000): 3}

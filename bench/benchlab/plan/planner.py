@@ -21,6 +21,10 @@ EXPECTED_WARMUP_S = 26.0
 # core gives about 7,000 at one per millisecond of CPU.
 PROFILE_S = 20.0
 
+# A verdict's cost run lasts long enough to hold this many requests. At the aggregation's 80/s the quick preset's 3 s
+# held 240 (160 between the sampler's first and last reading), and a model's runs scattered by up to 35 %.
+VERDICT_REQUESTS = 500
+
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
 USUAL_SEARCH_STEPS = 6
 
@@ -155,10 +159,11 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               cost_ladder: bool = True) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
     block; with `interleave` (--jdk, --heap) the repetitions outermost. A scenario's capacity searches come first, its
-    other loads in their order. A scenario's highest cost rate (its verdict's)
-    runs cost_repeat times per block, with `twin` the first model's A/A twin taking its turn; a lower cost rate
-    lower_cost_repeat times, or not at all without `cost_ladder`. With profile_events (--profile), the verdict's rate then once per model and event in the
-    first runtime's first block of the scenario. Why this order: bench/README.md, "The plan and its steps"."""
+    other loads in their order. A scenario's highest cost rate (its verdict's) runs cost_repeat times per block, each
+    run at least VERDICT_REQUESTS long, with `twin` the first model's A/A twin taking its turn; a lower cost rate
+    lower_cost_repeat times, or not at all without `cost_ladder`. With profile_events (--profile), the verdict's rate
+    then once per model and event in the first runtime's first block of the scenario. Why this order:
+    bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     for scenario in scenarios:
         # a soak or a scale-out is its own repetition: minutes of one run say more than several (its search, once,
@@ -218,6 +223,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
             primings += len(block_models) - 1
         runs += [PlannedRun(len(runs) + i + 1, runtime, scenario, load, rep, model,
                             PROFILE_S if load.kind == LoadKind.PROFILE else
+                            max(cost_seconds or seconds, VERDICT_REQUESTS / load.value)
+                            if load.kind == LoadKind.COST and load.value == verdict_rate else
                             cost_seconds or seconds if load.kind == LoadKind.COST else
                             soak_seconds or seconds if load.kind == LoadKind.SOAK else
                             scale_out.SECONDS if load.kind == LoadKind.SCALE_OUT else seconds,

@@ -34,8 +34,8 @@ def cost_table(costs: list[Cost]) -> Table:
         "req/s one core serves", "runs", "RSS MB", "allocation MB/s", "k6 CPU per request (ms)"], rows,
         "The app's CPU per successful request on the steady app, at rates below every model's knee, in short runs "
         "whose models take turns; intervals: Student's t over the runs and over their log ratios. "
-        "At the highest rate a twin app of one model takes its turn too; how far it strays from the shared app is "
-        "the A/A floor, which a ratio must clear to be told apart. "
+        "A twin app of one model takes its turn at the highest rate; its stray from the shared app beyond its runs' "
+        "scatter (x1.00 where its interval holds 1) is the A/A floor a ratio must clear. "
         "RSS and allocation: medians of the runs (RSS process-wide); k6's CPU: what generating the load cost.")
 
 
@@ -45,7 +45,7 @@ def moved_rates(env: Environment) -> list[str]:
 
 
 def floor_cell(c: Cost) -> str:
-    """'x1.08 (virtual twin 1.03x, 0.97 to 1.08)' on the cheapest model's row of a rate with a twin, else '-'."""
+    """'x1.03 (virtual twin 1.06x, 1.03 to 1.09)' on the cheapest model's row of a rate with a twin, else '-'."""
     if c.floor is None or c.ratio != 1:
         return "-"
     f = c.floor

@@ -31,9 +31,10 @@ class Floor:
 
     @property
     def factor(self) -> float:
-        """The floor as a factor above 1: how far the twin strayed, either way. The model's ratio brings its own
-        interval; the twin's added to it would count the runs' scatter twice."""
-        return max(self.ratio, 1 / self.ratio)
+        """The floor as a factor of at least 1: the least the twin strayed, either way, that its runs' scatter cannot
+        explain (the near end of its interval; 1 where the interval holds 1). The model's ratio brings its own
+        interval: the twin's ratio itself, or its far end, would count the runs' scatter twice."""
+        return max(1.0, self.low, 1 / self.high if self.high > 0 else 1.0)
 
 
 @dataclass(frozen=True)
