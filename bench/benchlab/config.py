@@ -33,7 +33,7 @@ class Preset:
     # start-up measurements: only where runtimes are compared (cli.compares_runtimes), else none
     cold_starts: int = field(metadata={"compared_only": True})
     # Seconds of cold starts after which a runtime's next one is not begun (the first always is): a jar within 0.25
-    # CPU takes 90 to 115 s a start, and three of them were a tenth of a pod-size run.
+    # CPU took 25 to 115 s a start here, and three slow ones were a tenth of a pod-size run.
     cold_start_budget: float = field(metadata={"compared_only": True})
     warmup_curve: float = field(metadata={"compared_only": True})
     # the memory search (--heap-search): the smallest heap per model for the scenarios' memory cases in the preset
@@ -52,8 +52,8 @@ PRESETS = {
                       app_cpus="0.5", cost_repeat=6, cost_duration=10, soak_minutes=20,
                       cold_starts=5, cold_start_budget=300, warmup_curve=60, heap_search=True),
     # First-time users and CI: the two core cases, one search each, in 18 to 20 minutes here; the articles' other
-    # experiments take --scenarios (bench/README.md, "Presets"). Three cold starts: the runtimes' first answers differ
-    # 50-fold, and a jar's within 0.25 CPU takes half a minute each.
+    # experiments take --scenarios (bench/README.md, "Presets"). Three cold starts within a minute: the runtimes'
+    # first answers differ 50-fold.
     "quick": Preset(users=2_000, warmup=60, warmup_others=8, duration=4, repeat=1, timeout=5, cooldown=0.5, pointselect_seconds=3,
                     app_cpus="0.5", cost_repeat=4, cost_duration=3, soak_minutes=3,
                     cold_starts=3, cold_start_budget=60, warmup_curve=60),
