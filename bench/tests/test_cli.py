@@ -18,7 +18,7 @@ def test_comparing_runtimes_measures_cold_starts_and_the_curve_by_default(runtim
     assert (args.cold_starts, args.warmup_curve) == (3, 60)
     env = Environment()
     env.copy_settings(args)
-    assert env.cold_starts == 3 and env.warmup_curve_s == 60
+    assert env.cold_starts == 3 and env.warmup_curve_s == 60 and env.cold_start_budget_s == 60
     assert cli.parse_args(["--runtime", runtimes]).cold_starts == 5  # the default preset's
 
 
@@ -28,13 +28,14 @@ def test_asked_for_on_one_runtime_or_switched_off_on_several():
     assert (args.cold_starts, args.warmup_curve) == (0, 0)
 
 
-@pytest.mark.parametrize("argv", [["--cold-starts", "-1"], ["--warmup-curve", "10"],
-                                  ["--target", "http://10.0.0.5:8080", "--cold-starts", "5"]])
-def test_impossible_start_up_measurements_are_refused(argv, capsys):
+@pytest.mark.parametrize("argv, named", [(["--cold-starts", "-1"], "--cold-starts"),
+                                         (["--warmup-curve", "10"], "--warmup-curve"),
+                                         (["--cold-start-budget", "-5"], "--cold-start-budget"),
+                                         (["--target", "http://10.0.0.5:8080", "--cold-starts", "5"], "--cold-starts")])
+def test_impossible_start_up_measurements_are_refused(argv, named, capsys):
     with pytest.raises(SystemExit):
         cli.parse_args(["--quick", *argv])
-    err = capsys.readouterr().err
-    assert "--cold-starts" in err or "--warmup-curve" in err
+    assert named in capsys.readouterr().err
 
 
 def test_the_start_up_measurement_is_planned_per_runtime():
