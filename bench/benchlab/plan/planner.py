@@ -21,8 +21,9 @@ EXPECTED_WARMUP_S = 26.0
 # core gives about 7,000 at one per millisecond of CPU.
 PROFILE_S = 20.0
 
-# A verdict's cost run lasts long enough to hold this many requests. At the aggregation's 80/s the quick preset's 3 s
-# held 240 (160 between the sampler's first and last reading), and a model's runs scattered by up to 35 %.
+# A verdict's cost run lasts long enough to hold this many requests at its planned rate (one moved below a knee at run
+# time keeps these seconds). At the aggregation's 80/s the quick preset's 3 s held 240 (160 between the sampler's
+# first and last reading), and a model's runs scattered by up to 35 %.
 VERDICT_REQUESTS = 500
 
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
