@@ -96,7 +96,8 @@ def add_what_runs(p):
                    "loads only")
     p.add_argument("--repeat", type=int, help="repetitions, interleaved")
     p.add_argument("--cost-repeat", type=int, metavar="N", help="interleaved repetitions of the verdict's cost rate "
-                   "(at least 3), with an A/A twin; a lower cost rate gets half as many, at least 2")
+                   "(at least 3), with an A/A twin, up to twice as many where a verdict is undecided; a lower cost "
+                   "rate gets half as many, at least 2")
     p.add_argument("--cost-duration", type=float, metavar="S", help="seconds per cost run")
     p.add_argument("--max-interference", type=float, metavar="PCT", default=25.0, help="other processes' CPU and "
                    "steal, in %% of one core, above which a step is measured again or flagged (default 25)")

@@ -4,8 +4,8 @@ names the figure "steady" and "CPU per request", says what one core could serve 
 import pandas as pd
 
 from benchlab.report.answer import cost_cell
-from benchlab.report.steady import cost_by_rate_findings, cost_by_rate_table, cost_table, moved_rates
-from benchlab.results.cost import costs
+from benchlab.report.steady import cost_by_rate_findings, cost_by_rate_table, cost_notes, cost_table
+from benchlab.results.cost import MoreRuns, costs, more_verdict_runs
 from benchlab.results.environment import Environment
 
 # a twin that cost 2 % more than its model in every run: a floor of x1.02
@@ -190,6 +190,33 @@ def test_runtimes_whose_cost_rates_moved_below_their_knees_each_get_a_verdict_at
 
 def test_the_report_names_each_block_whose_cost_rates_moved_and_why():
     moved = "jvm-cpu0.25 jwt-mysql: cost rates 250, 500, 1,000/s moved to 76, 150, 300/s, below worker's capacity of 380/s"
-    assert moved_rates(Environment(cost_rates_moved=[moved])) == [f"{moved}: past a knee a run measures a backlog, "
-                                                                  "not a cost."]
-    assert moved_rates(Environment()) == []
+    assert cost_notes(Environment(cost_rates_moved=[moved])) == [f"{moved}: past a knee a run measures a backlog, "
+                                                                 "not a cost."]
+    assert cost_notes(Environment()) == []
+
+
+def test_an_undecided_verdict_gets_the_runs_its_interval_needs_for_it_and_the_cheapest_only():
+    """Recorded, quick run 12, JWT + MySQL at 1,000/s: worker 1.14x reactive (0.98 to 1.33), one reactive run of 0.277
+    ms against 0.31 to 0.32; virtual 1.26x, told apart. Three more runs each would tell a 1.14x apart, were its runs'
+    scatter as seen."""
+    runs = cost_runs({"virtual": [0.391, 0.362, 0.386, 0.395], "worker": [0.382, 0.336, 0.351, 0.327],
+                      "reactive": [0.317, 0.320, 0.277, 0.310]}, rate=1000.0, twin=[1.0, 1.08, 1.04, 0.97])
+    assert not costs(runs)[1].told_apart and costs(runs)[2].told_apart
+    assert more_verdict_runs(runs, "jwt-mysql", 8) == MoreRuns(1000.0, 7, 3, ("reactive", "worker"))
+    assert more_verdict_runs(runs, "jwt-mysql", 6) is None  # more than it may add: said not told apart
+
+
+def test_verdicts_told_apart_ties_and_a_run_without_a_twin_get_no_more_runs():
+    apart = {"reactive": [0.270, 0.272, 0.268], "worker": [0.346, 0.343, 0.345]}
+    assert more_verdict_runs(cost_runs(apart), "jwt-mysql", 12) is None
+    below_floor = {"reactive": [0.30, 0.28, 0.32], "worker": [0.29, 0.31, 0.30]}  # its estimate within the floor
+    assert more_verdict_runs(cost_runs(below_floor, twin=[1.10, 1.12, 1.11]), "jwt-mysql", 12) is None
+    undecided = {"reactive": [0.30, 0.28, 0.32], "worker": [0.35, 0.30, 0.34]}
+    assert more_verdict_runs(cost_runs(undecided), "jwt-mysql", 12) == MoreRuns(300.0, 6, 3, ("reactive", "worker"))
+    assert more_verdict_runs(cost_runs(undecided, twin=None), "jwt-mysql", 12) is None
+
+
+def test_the_report_names_each_block_whose_verdict_got_more_runs():
+    added = "jvm aggregate: virtual undecided against reactive at 80/s, 3 more repetitions for 7 each"
+    assert cost_notes(Environment(verdict_runs_added=[added])) == [
+        f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read once, after them."]

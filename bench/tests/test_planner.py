@@ -1,3 +1,5 @@
+import dataclasses
+
 from benchlab.model import MODELS, SETTLE_S, Load, PlannedRun
 from benchlab.plan.planner import (APP_START_S, PROFILE_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan, run_props)
@@ -213,6 +215,23 @@ def test_the_verdicts_cost_rate_runs_the_twin_and_the_lower_rates_run_half_as_of
     assert (p.twin_apps, p.warmups, p.other_warmups) == (1, 6, 2)
     alone = make_plan(["jvm"], ["jwt-mysql"], loads, ["virtual"], 1, 4, 60, 0.5, cost_repeat=4, twin=True)
     assert not any(r.twin for r in alone.runs) and alone.twin_apps == 0  # one model: nothing to tell apart
+
+
+def test_an_undecided_verdict_may_double_its_rates_runs_and_the_upper_bound_counts_them():
+    loads = {"jwt-mysql": [Load("cost", 250), Load("cost", 1000), Load("search", 500)]}
+    p = make_plan(["jvm"], ["jwt-mysql"], loads, list(MODELS), 1, 4, 60, 0.5, cost_repeat=4, twin=True)
+    assert p.verdict_runs_most == 8
+    counted = [r for r in p.runs if p.verdict_runs_added(r)]
+    assert [(r.model, r.repetition, p.verdict_runs_added(r)) for r in counted] == [
+        ("virtual", 1, 4), ("worker", 1, 4), ("reactive", 1, 4)]  # not the twin, nor the lower rate
+    as_planned = dataclasses.replace(p, verdict_runs_most=0)
+    assert p.planned_seconds(upper_bound=True) - as_planned.planned_seconds(upper_bound=True) == sum(
+        p.run_seconds(r) * 4 for r in counted) > 0
+    assert p.planned_seconds() == as_planned.planned_seconds()  # expected: as planned
+    # interleaved (--jdk, --heap, --builds): a block holds one repetition, its cost runs numbered on across apps
+    interleaved = make_plan(["jvm", "jvm-21"], ["jwt-mysql"], loads, list(MODELS), 2, 4, 60, 0.5, cost_repeat=4,
+                            twin=True, interleave=True)
+    assert interleaved.verdict_runs_most == 0 and not any(interleaved.verdict_runs_added(r) for r in interleaved.runs)
 
 
 def test_without_the_cost_ladder_a_block_runs_its_verdicts_rate_alone():

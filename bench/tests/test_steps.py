@@ -113,6 +113,34 @@ def test_the_twins_cost_runs_are_measured_on_the_twins_app_and_the_models_on_the
     assert len(measured) == 9 and [r.model for r in state.rows].count("virtual twin") == 3
 
 
+def test_an_undecided_verdict_runs_again_for_it_and_the_cheapest_on_the_shared_app_after_the_planned_runs(
+        tmp_path, monkeypatch):
+    """Quick run 12's JWT + MySQL figures at 1,000/s: worker 1.14x reactive (0.98 to 1.33), virtual told apart."""
+    loads = {"jwt-mysql": [Load("cost", 1000)]}
+    models = ("virtual", "worker", "reactive")
+    plan = make_plan(["jvm"], ["jwt-mysql"], loads, list(models), 1, 4, 5, 0, cost_repeat=4, twin=True)
+    state = BenchState(make_config(out=str(tmp_path), load_levels=loads, models=models), plan, SimpleNamespace(),
+                       env=Environment(cores=2))
+    figures = {"virtual": [0.391, 0.362, 0.386, 0.395], "worker": [0.382, 0.336, 0.351, 0.327],
+               "reactive": [0.317, 0.320, 0.277, 0.310], "virtual twin": [0.391, 0.391, 0.401, 0.383]}
+    measured = []
+
+    class K6:
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+            measured.append((run.label, run.repetition, base_url))
+            ms = figures[run.label][run.repetition - 1] if run.repetition <= 4 else figures[run.label][0]
+            return dataclasses.replace(fake_row(run), app_cpu_ms_per_req=ms)
+    monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.0)
+    shared = Block(FakeApp("app"), None, "http://app", None, None, None)
+    shared.twin = Block(FakeApp("twin"), None, "http://twin", None, None, None)
+    Steps(state, K6(), {}).run_plan(plan.runs, shared)
+    assert len(measured) == 16 + 6
+    assert measured[16:] == [(m, rep, "http://app") for m, rep in [
+        ("reactive", 5), ("worker", 5), ("worker", 6), ("reactive", 6), ("reactive", 7), ("worker", 7)]]
+    assert state.env.verdict_runs_added == [
+        "jvm jwt-mysql: worker undecided against reactive at 1000/s, 3 more repetitions for 7 each"]
+
+
 def test_the_twin_starts_on_a_port_of_its_own_primed_on_the_other_models_and_warmed_on_its_own(tmp_path):
     loads = {"jwt-mysql": [Load("cost", 1000)]}
     models = ("virtual", "worker", "reactive")

@@ -26,6 +26,10 @@ PROFILE_S = 20.0
 # first and last reading), and a model's runs scattered by up to 35 %.
 VERDICT_REQUESTS = 500
 
+# An undecided cost verdict may add repetitions of its rate, up to this many times the planned ones
+# (results/cost.more_verdict_runs): quick's 4 reach 8, enough for a 1.15x ratio whose runs scatter by 10 %.
+MOST_VERDICT_RUNS = 2
+
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
 USUAL_SEARCH_STEPS = 6
 
@@ -70,6 +74,8 @@ class Plan:
     others: frozenset[str] = frozenset()  # the scenarios that get warmup_others_s
     other_warmups: int = 0  # how many of the warm-ups are theirs, and a twin's on the models it never runs
     twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin): primed on the others, warmed on its model
+    # the repetitions a verdict's rate may reach where its verdict is undecided (0: the planned ones only)
+    verdict_runs_most: int = 0
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
@@ -78,6 +84,7 @@ class Plan:
         runs = self.runs if upper_bound else [r for r in self.runs if not expected_skip(r, self.runs)]
         verdicts = self.warmups - self.other_warmups
         return (sum(self.run_seconds(r, upper_bound) for r in runs)
+                + (sum(self.run_seconds(r) * self.verdict_runs_added(r) for r in runs) if upper_bound else 0)
                 + verdicts * (warmup_seconds(self.warmup_s, upper_bound) + RUN_OVERHEAD_S)
                 + self.other_warmups * (warmup_seconds(self.warmup_others_s or self.warmup_s, upper_bound)
                                         + RUN_OVERHEAD_S)
@@ -95,6 +102,17 @@ class Plan:
         restarts = (steps if upper_bound else 1) if expected_restart(run) else 0
         return (steps * (settle_s(run.load.kind) + run.seconds + self.cooldown_s + RUN_OVERHEAD_S)
                 + restarts * self.restart_s(run))
+
+    def verdict_runs_added(self, run: PlannedRun) -> int:
+        """The most repetitions an undecided verdict adds that a run stands for: its model's at the verdict's rate,
+        counted on its first run there (a twin's rate)."""
+        if not self.verdict_runs_most or run.twin or run.load.kind != LoadKind.COST:
+            return 0
+        theirs = [r.repetition for r in self.runs if r.load == run.load and not r.twin
+                  and (r.runtime, r.scenario, r.variant, r.model) == (run.runtime, run.scenario, run.variant, run.model)]
+        has_twin = any(r.twin and r.load == run.load and (r.runtime, r.scenario, r.variant)
+                       == (run.runtime, run.scenario, run.variant) for r in self.runs)
+        return self.verdict_runs_most - len(theirs) if has_twin and run.repetition == min(theirs) else 0
 
     def seconds_left(self, after: PlannedRun) -> float:
         """The expected time of the runs after this one (warm-ups and app starts of later blocks left out)."""
@@ -234,5 +252,7 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     others = frozenset(s for s in scenarios if not reads_verdicts(loads[s]))
     other_warmups = primings + sum(len([m for m in models if m in variant.models])
                                    for _, scenario, variant, _ in blocks if scenario in others)
+    # an interleaved plan's blocks hold a repetition each, numbered on across apps: nothing to add to
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s, warmup_others_s=warmup_others_s,
-                others=others, other_warmups=other_warmups, twin_apps=twin_apps)
+                others=others, other_warmups=other_warmups, twin_apps=twin_apps,
+                verdict_runs_most=MOST_VERDICT_RUNS * cost_repeat if twin and not interleave else 0)

@@ -39,9 +39,12 @@ def cost_table(costs: list[Cost]) -> Table:
         "RSS and allocation: medians of the runs (RSS process-wide); k6's CPU: what generating the load cost.")
 
 
-def moved_rates(env: Environment) -> list[str]:
-    """Each block whose cost rates moved below the lowest capacity its search found, and why."""
-    return [f"{moved}: past a knee a run measures a backlog, not a cost." for moved in env.get("cost_rates_moved", [])]
+def cost_notes(env: Environment) -> list[str]:
+    """Each block whose cost rates moved below the lowest capacity its search found, and why; each whose undecided
+    verdicts got more runs."""
+    return ([f"{moved}: past a knee a run measures a backlog, not a cost." for moved in env.get("cost_rates_moved", [])]
+            + [f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read once, after "
+               f"them." for added in env.get("verdict_runs_added", [])])
 
 
 def floor_cell(c: Cost) -> str:

@@ -14,6 +14,9 @@ from scipy import stats
 from benchlab.model import TWIN_SUFFIX, LoadKind
 
 LEVEL = 0.95
+# The chance a batch of runs added to an undecided verdict (more_verdict_runs) tells its ratio apart, were its true
+# ratio the one seen so far and the runs' scatter as seen: the usual power of a planned sample size.
+POWER = 0.8
 
 
 @dataclass(frozen=True)
@@ -88,10 +91,14 @@ def t_interval(values: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def log_ratios(model: pd.Series, cheapest: pd.Series) -> np.ndarray:
+    """The log of model / cheapest for each repetition both ran (Series indexed by repetition)."""
+    return np.log((model / cheapest).dropna().to_numpy())
+
+
 def ratio_interval(model: pd.Series, cheapest: pd.Series) -> tuple[float, float]:
     """The interval of model / cheapest from the runs of the same repetition (Series indexed by repetition)."""
-    paired = np.log((model / cheapest).dropna().to_numpy())
-    low, high = t_interval(paired)
+    low, high = t_interval(log_ratios(model, cheapest))
     return math.exp(low) if low > -math.inf else 0.0, math.exp(high) if high < math.inf else math.inf
 
 
@@ -117,8 +124,7 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
     on_twin = twins(rows)
     out = []
     for (scenario, ladder, rate), at in rows[~on_twin].groupby(["scenario", "ladder", "load"], sort=False):
-        by_rep = {m: g.groupby("repetition").cpu_ms.mean().dropna() for m, g in at.groupby("model", sort=False)}
-        by_rep = {m: v for m, v in by_rep.items() if len(v)}
+        by_rep = by_repetition(at)
         if not by_rep:
             continue
         twin_rows = rows[on_twin & (rows.scenario == scenario) & (rows.ladder == ladder) & (rows.load == rate)]
@@ -137,6 +143,12 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
                             median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor,
                             str(g.runtime.iloc[0]), ladder))
     return out
+
+
+def by_repetition(at: pd.DataFrame) -> dict[str, pd.Series]:
+    """Each model's CPU per request by repetition, from cost rows of one rate with their cpu_ms."""
+    by_rep = {m: g.groupby("repetition").cpu_ms.mean().dropna() for m, g in at.groupby("model", sort=False)}
+    return {m: v for m, v in by_rep.items() if len(v)}
 
 
 def a_a_floor(twin_rows: pd.DataFrame, by_rep: dict[str, pd.Series], scenario: str, rate: float) -> Floor | None:
@@ -162,6 +174,49 @@ def verdict_costs(found: list[Cost], scenario: str) -> list[Cost]:
         common = [c.rate for c in theirs if {x.model for x in theirs if x.rate == c.rate} == models]
         chosen.add((runtime, max(common or [c.rate for c in theirs])))
     return [c for c in mine if (c.runtime, c.rate) in chosen]
+
+
+@dataclass(frozen=True)
+class MoreRuns:
+    """Repetitions to add to a verdict's rate: for the models whose verdict is undecided, and the cheapest."""
+    rate: float
+    runs: int  # the repetitions each of `models` then holds
+    added: int  # how many that adds
+    models: tuple[str, ...]  # the cheapest first
+
+
+def more_verdict_runs(runs: pd.DataFrame, scenario: str, most: int) -> MoreRuns | None:
+    """Where a model's ratio to the cheapest lies beyond the A/A floor and its interval does not, the repetitions
+    that would clear the floor with POWER at the ratio and scatter seen (at most `most`); None where no verdict is
+    undecided, or none could be decided within `most`. Read once, after the planned runs: looking again after each
+    added run would tell apart more ties by chance. Runs of one scenario, runtime and variant, as the table has them."""
+    found = verdict_costs(costs(runs), scenario)
+    if not found or found[0].floor is None:
+        return None
+    rows = runs[(runs.load_model == LoadKind.COST) & ~twins(runs) & (runs.load == found[0].rate)].copy()
+    rows["cpu_ms"] = per_run(rows)
+    by_rep = by_repetition(rows)
+    cheapest_runs = by_rep[found[0].model]
+    needed = {c.model: n for c in found[1:] if not c.told_apart
+              and (n := runs_to_clear(log_ratios(by_rep[c.model], cheapest_runs), c.floor.factor, most))}
+    if not needed:
+        return None
+    held = min(len(by_rep[m]) for m in [found[0].model, *needed])
+    total = max(needed.values())
+    return MoreRuns(found[0].rate, total, total - held, (found[0].model, *needed))
+
+
+def runs_to_clear(logs: np.ndarray, floor: float, most: int) -> int | None:
+    """The fewest paired runs whose interval of the ratio would clear the floor with POWER, were the mean and the
+    scatter of these log ratios the truth; None where the ratio is not beyond the floor or more than `most` runs
+    would be needed."""
+    gap = logs.mean() - math.log(floor) if len(logs) >= 2 else 0.0
+    if gap <= 0:
+        return None
+    spread = float(np.std(logs, ddof=1))
+    return next((n for n in range(len(logs) + 1, most + 1)
+                 if (stats.t.ppf((1 + LEVEL) / 2, n - 1) + stats.norm.ppf(POWER)) * spread / math.sqrt(n) < gap),
+                None)
 
 
 def cheapest(runs: pd.DataFrame, scenario: str, runtime: str) -> str | None:

@@ -327,6 +327,7 @@ class Environment(Facts):
     restarts: int = fact(setting=True)  # apps restarted after a starved run
     skipped: list[str] = fact(setting=True)  # ladder steps above a model's first SLO breach
     cost_rates_moved: list[str] = fact()  # a block's cost rates, moved below the knees its search found
+    verdict_runs_added: list[str] = fact()  # a block's undecided cost verdicts, and the repetitions added to them
     out_of_memory: list[str] = fact(setting=True)  # runs an OutOfMemoryError ended (the app restarted after each)
     wall_seconds: int = fact(setting=True, missing=None)
     duration_s: float = fact(setting=True, config="duration")

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from benchlab.formatting import duration
 from benchlab.model import SOAK_SHARE, Limit, Load, LoadKind, PlannedRun, RunRow
 from benchlab.plan.search import Search, SearchSettings, cost_rate
-from benchlab.results import slo, table
+from benchlab.results import cost, slo, table
 from benchlab.results.again import (MAX_ATTEMPTS, generator_limited, interference, measure_again,
                                     measure_once_more)
 from benchlab.results.environment import SearchRecord, WarmupRecord
@@ -144,12 +144,39 @@ class Steps:
                       transient=True) as progress:
             task = progress.add_task("runs", total=len(runs))
             searched = lambda r: r.load.kind == LoadKind.SEARCH  # noqa: E731
+            verdict_load = next((r.load for r in runs if r.twin), None)  # the twin runs at the verdict's rate only
+            last_verdict_run = max((r.index for r in runs if r.load == verdict_load), default=None)
             for _, group in itertools.groupby(runs, key=lambda r: (r.repetition, r.load) if searched(r) else r.index):
                 group = list(group)
                 if searched(group[0]):
                     self.search(group, block, progress, task)
                 else:
                     self.ladder_step(group[0], block, progress, task)
+                if group[-1].index == last_verdict_run and self.state.plan.verdict_runs_most:
+                    self.settle_verdicts(runs, block, progress, task)
+
+    def settle_verdicts(self, runs: list[PlannedRun], block: Block, progress, task):
+        """After the verdict rate's planned runs, more repetitions of it for each model whose ratio to the cheapest
+        lies beyond the A/A floor and whose interval does not, and for the cheapest, as many as the interval needs
+        (results/cost.more_verdict_runs); the twin's floor stays as measured."""
+        first = next(r for r in runs if r.twin)
+        rows = table.final(table.frame(self.state.rows))
+        rows = rows[(rows.runtime == first.runtime) & (rows.scenario == first.scenario)
+                    & (rows.variant.fillna("") == first.variant)]
+        more = cost.more_verdict_runs(rows, first.scenario, self.state.plan.verdict_runs_most)
+        if more is None:
+            return
+        said = (f"{first.runtime} {first.scenario}{f' ({first.variant})' if first.variant else ''}: "
+                f"{', '.join(more.models[1:])} undecided against {more.models[0]} at {more.rate:g}/s, "
+                f"{more.added} more repetitions for {more.runs} each")
+        self.state.env.append("verdict_runs_added", said)
+        log(said)
+        planned = {r.model: r for r in runs if r.load == first.load and not r.twin}
+        last = max(r.repetition for r in planned.values())
+        progress.update(task, total=progress.tasks[task].total + more.added * len(more.models))
+        for rep in range(last + 1, last + more.added + 1):
+            for model in (more.models if rep % 2 else reversed(more.models)):
+                self.ladder_step(dataclasses.replace(planned[model], repetition=rep), block, progress, task)
 
     def position(self, run: PlannedRun, search_step: int | None = None) -> str:
         """Where a step stands in the plan: "run 3 of 33", "run 3 of 33, search step 4"."""
