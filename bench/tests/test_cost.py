@@ -219,4 +219,4 @@ def test_verdicts_told_apart_ties_and_a_run_without_a_twin_get_no_more_runs():
 def test_the_report_names_each_block_whose_verdict_got_more_runs():
     added = "jvm aggregate: virtual undecided against reactive at 80/s, 3 more repetitions for 7 each"
     assert cost_notes(Environment(verdict_runs_added=[added])) == [
-        f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read once, after them."]
+        f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read again once, after them all."]

@@ -43,8 +43,8 @@ def cost_notes(env: Environment) -> list[str]:
     """Each block whose cost rates moved below the lowest capacity its search found, and why; each whose undecided
     verdicts got more runs."""
     return ([f"{moved}: past a knee a run measures a backlog, not a cost." for moved in env.get("cost_rates_moved", [])]
-            + [f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read once, after "
-               f"them." for added in env.get("verdict_runs_added", [])])
+            + [f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read again once, "
+               f"after them all." for added in env.get("verdict_runs_added", [])])
 
 
 def floor_cell(c: Cost) -> str:

@@ -188,8 +188,9 @@ class MoreRuns:
 def more_verdict_runs(runs: pd.DataFrame, scenario: str, most: int) -> MoreRuns | None:
     """Where a model's ratio to the cheapest lies beyond the A/A floor and its interval does not, the repetitions
     that would clear the floor with POWER at the ratio and scatter seen (at most `most`); None where no verdict is
-    undecided, or none could be decided within `most`. Read once, after the planned runs: looking again after each
-    added run would tell apart more ties by chance. Runs of one scenario, runtime and variant, as the table has them."""
+    undecided, or none could be decided within `most`. Asked once, after the planned runs; the verdict is read once
+    more, after the added ones: looking after each would tell apart more ties by chance. Runs of one scenario, runtime
+    and variant, as the table has them."""
     found = verdict_costs(costs(runs), scenario)
     if not found or found[0].floor is None:
         return None
