@@ -173,18 +173,22 @@ class Steps:
         log(said)
         planned = {r.model: r for r in runs if r.load == first.load and not r.twin}
         last = max(r.repetition for r in planned.values())
+        after = max(r.index for r in runs if r.load == first.load)  # what is left after them: what was after it
         progress.update(task, total=progress.tasks[task].total + more.added * len(more.models))
-        for rep in range(last + 1, last + more.added + 1):
-            for model in (more.models if rep % 2 else reversed(more.models)):
-                self.ladder_step(dataclasses.replace(planned[model], repetition=rep), block, progress, task)
+        added = [(rep, model) for rep in range(last + 1, last + more.added + 1)
+                 for model in (more.models if rep % 2 else reversed(more.models))]
+        for n, (rep, model) in enumerate(added, start=1):
+            self.ladder_step(dataclasses.replace(planned[model], index=after, repetition=rep), block, progress, task,
+                             f"added run {n} of {len(added)}, after run {after} of {len(self.state.plan.runs)}")
 
     def position(self, run: PlannedRun, search_step: int | None = None) -> str:
         """Where a step stands in the plan: "run 3 of 33", "run 3 of 33, search step 4"."""
         return f"run {run.index} of {len(self.state.plan.runs)}" + (
             f", search step {search_step}" if search_step is not None else "")
 
-    def ladder_step(self, run: PlannedRun, block: Block, progress, task):
-        progress.update(task, description=f"{self.position(run)} {run.scenario} {run.label} {run.load.label} "
+    def ladder_step(self, run: PlannedRun, block: Block, progress, task, position: str | None = None):
+        position = position or self.position(run)
+        progress.update(task, description=f"{position} {run.scenario} {run.label} {run.load.label} "
                                           f"rep {run.repetition}")
         if run.twin:  # measured on the twin's app, as any step on the block's
             block = block.twin
@@ -208,7 +212,7 @@ class Steps:
             self.state.env.append("skipped", f"{run.tag} (SLO broken at {block.broken[key]:g}/s)")
             log(f"{run.tag}: skipped, {run.model} broke the SLO at {block.broken[key]:g}/s in this repetition")
         else:
-            row = self.step(run, block, self.position(run))
+            row = self.step(run, block, position)
             if run.load.kind == LoadKind.OPEN and not slo.holds_slo(dataclasses.asdict(row)):
                 block.broken.setdefault(key, run.load.value)
         progress.advance(task)
