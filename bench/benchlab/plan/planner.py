@@ -27,7 +27,7 @@ PROFILE_S = 20.0
 VERDICT_REQUESTS = 500
 
 # An undecided cost verdict may add repetitions of its rate, up to this many times the planned ones
-# (results/cost.more_verdict_runs): quick's 4 reach 8, enough for a 1.15x ratio whose runs scatter by 10 %.
+# (results/cost.more_verdict_runs): quick's 4 reach 8, enough for a 1.15x ratio whose paired runs scatter by 10 %.
 MOST_VERDICT_RUNS = 2
 
 # Steps a capacity search usually takes per model: 4 to 7 here (x2 to the breach, then two or three bisections).
