@@ -174,9 +174,9 @@ class Steps:
         planned = {r.model: r for r in runs if r.load == first.load and not r.twin}
         last = max(r.repetition for r in planned.values())
         after = max(r.index for r in runs if r.load == first.load)  # what is left after them: what was after it
-        progress.update(task, total=progress.tasks[task].total + more.added * len(more.models))
         added = [(rep, model) for rep in range(last + 1, last + more.added + 1)
                  for model in (more.models if rep % 2 else reversed(more.models))]
+        progress.update(task, total=len(runs) + len(added))  # a block's one verdict rate: added to once
         for n, (rep, model) in enumerate(added, start=1):
             self.ladder_step(dataclasses.replace(planned[model], index=after, repetition=rep), block, progress, task,
                              f"added run {n} of {len(added)}, after run {after} of {len(self.state.plan.runs)}")
