@@ -1,5 +1,6 @@
 """bench/run: arguments and presets, then plan -> run -> results -> report. See bench/README.md."""
 import argparse
+import dataclasses
 import math
 import os
 import re
@@ -10,7 +11,7 @@ import time
 
 from benchlab.config import POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, SOAK_SHARE, Load, LoadKind, Variant, built, size_mb, sized, unsized
+from benchlab.model import MODELS, SOAK_SHARE, Build, Jdk, Load, LoadKind, RuntimeSpec, Variant, size_mb
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
@@ -49,11 +50,11 @@ def parse_loads(text):
     return levels
 
 
-def compares_runtimes(names) -> bool:
+def compares_runtimes(specs) -> bool:
     """Cold starts and the warm-up curve cost minutes per runtime; by default they are measured only where runtimes
     are compared: several of them, or the AOT cache (whose point is the start-up). A plain run (CI's --quick) keeps
     its duration."""
-    return len(names) > 1 or any(name.startswith("jvm-aot") for name in names)
+    return len(specs) > 1 or any(spec.base == runtimes.JvmAotRuntime.name for spec in specs)
 
 
 def split_list(text, known, what):
@@ -184,7 +185,7 @@ def parse_args(argv) -> Config:
                                       SCENARIOS, "scenario"))
     args.variants = chosen_variants(p, args.variants_given, in_preset)
     args.models = tuple(split_list(args.models, MODELS, "model"))
-    args.runtimes, args.jdk_runtimes = chosen_runtimes(p, args)
+    args.runtimes = chosen_runtimes(p, args)
     args.load_levels = chosen_loads(p, args.loads, in_preset, args.scenarios, args.variants, args.preset)
     args.memory_cases = chosen_memory_cases(p, args, in_preset, named)
     if args.heap_search_given and named:
@@ -198,8 +199,11 @@ def parse_args(argv) -> Config:
     compared = compares_runtimes(args.runtimes)
     fill_in(args, preset.defaults(compared))
     fill_in(args, dict(cold_starts=0, cold_start_budget=0, warmup_curve=0))  # not measured by default on one runtime
-    args.app_cpus = None if args.size_runtimes else app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
-    args.app_memory_mb = app_memory(p, args.app_memory, bool(args.size_runtimes), args.app_cpus is not None)
+    sizes = any(spec.cpus is not None for spec in args.runtimes)
+    args.app_cpus = None if sizes else app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
+    args.app_memory_mb = app_memory(p, args.app_memory, sizes, args.app_cpus is not None)
+    if sizes:  # each pod's memory limit beside its CPUs
+        args.runtimes = tuple(dataclasses.replace(spec, memory_mb=args.app_memory_mb) for spec in args.runtimes)
     args.target_load = target_load(p, args.target_load)
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
@@ -230,30 +234,33 @@ def chosen_variants(p, given, in_preset) -> dict[str, list[str]]:
     return variants
 
 
-def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int, str | None]]]:
-    """The runtimes, and with --jdk one per runtime and JDK: name -> (the runtime it is, JDK feature version, JDK
-    home or None: bench/jdk's)."""
-    names = ["target"] if args.target else split_list(args.runtime, runtimes.RUNTIMES, "runtime")
-    jdk_runtimes = {}
+def chosen_runtimes(p, args) -> tuple[RuntimeSpec, ...]:
+    """The runtimes: each one given, with --jdk at each JDK, with --heap at each heap, with --app-cpus' sizes at each
+    size; with --builds this build and each other one."""
+    specs = [RuntimeSpec("target")] if args.target else \
+        [RuntimeSpec(name) for name in split_list(args.runtime, runtimes.RUNTIMES, "runtime")]
     if args.jdk:
-        if args.target or [r for r in names if r not in runtimes.HOST_JVM_RUNTIMES]:
+        if args.target or [s for s in specs if s.base not in runtimes.HOST_JVM_RUNTIMES]:
             p.error(f"--jdk: the JDK of {', '.join(runtimes.HOST_JVM_RUNTIMES)} only (a container brings its own, "
                     f"a native executable needs none)")
+        on_jdks = {}  # by name: a JDK given twice, as a version and as its home, is one runtime (the last one given)
         for item in (x.strip() for x in args.jdk.split(",") if x.strip()):
             version, home = (int(item), None) if item.isdigit() else (jvm.feature_version(item), item)
             if version is None or (home and not os.access(os.path.join(home, "bin", "java"), os.X_OK)):
                 p.error(f"--jdk {item}: not a feature version (21) nor a JDK's home (bin/java and a release file)")
-            for runtime in names:
-                jdk_runtimes[f"{runtime}-jdk{version}"] = (runtime, version, home)
-        names = list(jdk_runtimes)
-    args.build_runtimes = {}
+            for spec in specs:
+                on_jdk = dataclasses.replace(spec, jdk=Jdk(version, home))
+                on_jdks[on_jdk.name] = on_jdk
+        specs = list(on_jdks.values())
     if args.builds:
-        base = names[0]
-        if names not in ([runtimes.JvmRuntime.name], [runtimes.NativeRuntime.name]) or args.jdk or args.heap:
+        base = specs[0].base
+        if [s.name for s in specs] not in ([runtimes.JvmRuntime.name], [runtimes.NativeRuntime.name]) or args.jdk \
+                or args.heap:
             p.error("--builds takes turns with the jvm or the native runtime alone: not with another --runtime, --jdk "
                     "or --heap")
         wanted = "a packaged app directory (its quarkus-run.jar)" if base == runtimes.JvmRuntime.name else \
             "a native executable"
+        builds = {}  # by name: a build given twice is the last one given
         for item in (x.strip() for x in args.builds.split(",") if x.strip()):
             name, sep, spec = item.partition("=")
             path, *options = shlex.split(spec) or [""]
@@ -263,25 +270,23 @@ def chosen_runtimes(p, args) -> tuple[tuple[str, ...], dict[str, tuple[str, int,
             if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not found:
                 p.error(f"--builds {item}: NAME=PATH [OPTIONS] with a lower-case name and, beside --runtime {base}, "
                         f"{wanted}")
-            args.build_runtimes[built(base, name)] = shlex.join([path, *options])
-        names += list(args.build_runtimes)
-    args.heap_runtimes = {}
+            builds[name] = RuntimeSpec(base, build=Build(name, path, tuple(options)))
+        specs += builds.values()
     if args.heap:
         try:
-            names, args.heap_runtimes = heaps.heap_runtimes(names, args.heap, lambda n: jdk_runtimes.get(n, (n,))[0])
+            specs = heaps.heap_runtimes(specs, args.heap)
         except ValueError as e:
             p.error(str(e))
-        if args.memory and any(base != "jvm" and runtimes.RUNTIMES.get(base, runtimes.JvmRuntime).container
-                               for base, _ in args.heap_runtimes.values()):
+        if args.memory and any(runtimes.RUNTIMES[s.base].container for s in specs):
             p.error("--heap gives a container twice the heap as its memory limit, as a pod: not with --memory")
-    args.size_runtimes = pod_sizes(p, args, names)
-    names = list(args.size_runtimes) or names
+    specs = pod_sizes(p, args, specs) or specs
     packaged = [s for s in args.scenarios if any(v.driver for v in SCENARIOS[s].variants)]
-    on_other = [r for r in names if jdk_runtimes.get(r, (r,))[0] != runtimes.JvmRuntime.name]
+    # the drivers' packagings of this app, on any JDK: not another build, a heap or a pod of its own
+    on_other = [s.name for s in specs if dataclasses.replace(s, jdk=None) != RuntimeSpec(runtimes.JvmRuntime.name)]
     if packaged and on_other:
         p.error(f"--scenarios {','.join(packaged)} packages the app with each MySQL driver: the jvm runtime only (not "
                 f"{', '.join(on_other)}); use --jdk for other JDKs")
-    return tuple(names), jdk_runtimes
+    return tuple(specs)
 
 
 def chosen_loads(p, given, in_preset, scenarios, variants, preset) -> dict[str, list[Load]]:
@@ -332,10 +337,9 @@ def chosen_memory_cases(p, args, in_preset, named: bool) -> tuple:
         return ()
     cases = tuple((s, case) for s in (args.scenarios if named else SCENARIOS) for case in in_preset[s].memory
                   if named or case.selected)
-    host = [r for r in args.runtimes if (args.heap_runtimes.get(r) or args.jdk_runtimes.get(r) or (r,))[0]
-            in runtimes.HOST_JVM_RUNTIMES]
+    host = heaps.search_base(args.runtimes)
     explicit = args.heap_search_given
-    problem = ("--heap-search finds each model's heap itself: not with --heap" if args.heap_runtimes else
+    problem = ("--heap-search finds each model's heap itself: not with --heap" if args.heap else
                "--heap-search runs the app on the host JVM (jcmd reads its heap): not with --target" if args.target
                else "--heap-search runs the app on the host JVM (jvm or jvm-aot; jcmd reads its heap): add one to "
                "--runtime" if not host else
@@ -378,8 +382,7 @@ def check_scale_out(p, args):
         return
     if args.target:
         p.error("--scenarios scale-out starts its replicas itself: not with --target")
-    held = [r for r in args.runtimes if runtimes.RUNTIMES.get(unsized((args.jdk_runtimes.get(r) or (r,))[0]),
-                                                               runtimes.JvmRuntime).container]
+    held = [s.name for s in args.runtimes if runtimes.RUNTIMES[s.base].container]
     if held:
         p.error(f"--scenarios scale-out runs its replicas on this host: not on {', '.join(held)}")
     if not haproxy.executable():
@@ -399,18 +402,18 @@ def app_cpus(p, given, cores: int, target: bool) -> float | None:
     return cpus
 
 
-def pod_sizes(p, args, names) -> dict[str, tuple[str, float]]:
-    """--app-cpus as a list of sizes: each runtime at each size, a runtime of its own (jvm-cpu0.25) -> (the runtime
-    it runs, its CPUs); {} for one size."""
+def pod_sizes(p, args, specs) -> list[RuntimeSpec]:
+    """--app-cpus as a list of sizes: each runtime at each size, a runtime of its own (jvm-cpu0.25); [] for one
+    size."""
     items = [x.strip() for x in str(args.app_cpus or "").split(",") if x.strip()]
     if len(items) < 2:
-        return {}
+        return []
     if args.target or args.jdk or args.heap or args.builds:
         p.error("--app-cpus with a list of sizes starts a pod of each: not with --target, --jdk, --heap or --builds")
     sizes = list(dict.fromkeys(app_cpus(p, x, os.cpu_count() or 1, False) for x in items))
     if None in sizes:
         p.error("--app-cpus: a list of sizes in CPUs (0.25,0.5), without none")
-    return {sized(name, cpus): (name, cpus) for name in names for cpus in sizes}
+    return [dataclasses.replace(spec, cpus=cpus) for spec in specs for cpus in sizes]
 
 
 def app_memory(p, given, sizes: bool, budget: bool) -> int | None:
@@ -461,14 +464,14 @@ def main(argv):
     if not config.report_only:
         from benchlab.run import runner
         planned = [s for s in config.scenarios if s in config.load_levels]  # not those only memory-searched
-        plan = make_plan(config.runtimes, planned, config.load_levels, config.models, config.repeat,
+        plan = make_plan(config.runtime_names, planned, config.load_levels, config.models, config.repeat,
                          config.duration, config.warmup, config.cooldown, config.variants,
-                         interleave=bool(config.jdk or config.heap_runtimes or config.build_runtimes),
+                         interleave=config.takes_turns,
                          cost_repeat=config.cost_repeat, cost_seconds=config.cost_duration,
                          soak_seconds=60 * config.soak_minutes,
                          warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else (),
-                         twin=not config.target and not config.size_runtimes,
-                         cost_ladder=not config.size_runtimes)
+                         twin=not config.target and not config.sizes_compared,
+                         cost_ladder=not config.sizes_compared)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
         scale_outs = sum(r.load.kind == LoadKind.SCALE_OUT for r in plan.runs)

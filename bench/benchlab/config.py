@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from benchlab.model import Load, MemoryCase
+from benchlab.model import Load, MemoryCase, RuntimeSpec
 
 # A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the floor at which the
 # container served every model, JWT + MySQL and the aggregation (docs/startup.md, "Memory in containers").
@@ -69,11 +69,7 @@ class Config:
     scenarios: tuple[str, ...]
     variants: dict[str, list[str]]  # scenario -> the variants chosen (absent: every one but the opt-in ones)
     models: tuple[str, ...]
-    runtimes: tuple[str, ...]
-    jdk_runtimes: dict[str, tuple[str, int, str | None]]  # --jdk: name -> (runtime, JDK feature version, home or None)
-    heap_runtimes: dict[str, tuple[str, int]]  # --heap: name -> (the runtime it runs, its heap in MB)
-    size_runtimes: dict[str, tuple[str, float]]  # --app-cpus 0.25,0.5: name -> (the runtime it runs, its CPUs)
-    build_runtimes: dict[str, str]  # --builds: name (jvm-NAME, native-NAME) -> the build's path and options, shell-quoted
+    runtimes: tuple[RuntimeSpec, ...]  # in the plan's order; --jdk, --heap, pod sizes and --builds make them
     heap_search: bool  # the memory search of memory_cases
     memory_cases: tuple[tuple[str, MemoryCase], ...]  # (scenario, case) the memory search holds, in order
     load_levels: dict[str, list[Load]]
@@ -134,19 +130,44 @@ class Config:
                 for s, case in self.memory_cases]
 
     @property
+    def runtime_names(self) -> tuple[str, ...]:
+        """The runtimes as results.csv and results.json name them."""
+        return tuple(spec.name for spec in self.runtimes)
+
+    def runtime(self, name: str) -> RuntimeSpec:
+        """The runtime of that name; KeyError where none of this run's has it."""
+        return {spec.name: spec for spec in self.runtimes}[name]
+
+    @property
     def heap_labels(self) -> dict[str, str]:
         """--heap: each heap runtime's maximum heap, in MB."""
-        return {name: f"{mb} MB" for name, (_, mb) in self.heap_runtimes.items()}
+        return {spec.name: f"{spec.heap_mb} MB" for spec in self.runtimes if spec.heap_mb}
+
+    @property
+    def sizes_compared(self) -> bool:
+        """--app-cpus as a list of sizes: each runtime a pod of each size."""
+        return any(spec.cpus is not None for spec in self.runtimes)
 
     @property
     def size_labels(self) -> dict[str, str]:
         """--app-cpus as a list: each size runtime's pod, "0.25 CPU, 512 MB"."""
-        memory = f", {self.app_memory_mb} MB" if self.app_memory_mb else ""
-        return {name: f"{cpus:g} CPU{memory}" for name, (_, cpus) in self.size_runtimes.items()}
+        return {spec.name: f"{spec.cpus:g} CPU" + (f", {spec.memory_mb} MB" if spec.memory_mb else "")
+                for spec in self.runtimes if spec.cpus is not None}
 
-    def cpus_of(self, runtime: str) -> float | None:
-        """The CPU budget a runtime's app runs within: its size's, else --app-cpus'; None: the whole machine."""
-        return self.size_runtimes.get(runtime, (runtime, self.app_cpus))[1]
+    @property
+    def build_specs(self) -> dict[str, str]:
+        """--builds: each build's runtime -> its path and options, shell-quoted."""
+        return {spec.name: spec.build.spec for spec in self.runtimes if spec.build}
+
+    @property
+    def takes_turns(self) -> bool:
+        """The runtimes take turns, a block each, within each repetition (--jdk, --heap, --builds), instead of one
+        after the other: so that no JDK, heap or build runs in one period of the machine."""
+        return bool(self.jdk) or any(spec.heap_mb or spec.build for spec in self.runtimes)
+
+    def cpus_of(self, spec: RuntimeSpec) -> float | None:
+        """The CPU budget a runtime's app runs within: its pod size's, else --app-cpus'; None: the whole machine."""
+        return spec.cpus if spec.cpus is not None else self.app_cpus
 
     @property
     def database(self) -> str:

@@ -2,8 +2,9 @@
 module under scenarios/), the load kinds, and the typed records of the plan and the results."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import re
+import shlex
 from enum import StrEnum
 
 # The models, in the order every table, chart and plan lists them. This line is parsed as it is by a Java test (the
@@ -239,25 +240,75 @@ def size_mb(text: str) -> int:
     return int(m.group(1)) * (1024 if m.group(2).lower() == "g" else 1)
 
 
-def sized(runtime: str, cpus: float) -> str:
-    """A runtime at one pod size of --app-cpus' list, a runtime of its own: jvm at 0.25 CPU is jvm-cpu0.25."""
-    return f"{runtime}-cpu{cpus:g}"
+def heap_label(mb: float) -> str:
+    """How a runtime's name writes its heap: 64 -> "64m", 1024 -> "1g"."""
+    mb = int(mb)
+    return f"{mb // 1024}g" if mb % 1024 == 0 else f"{mb}m"
 
 
-def unsized(name: str) -> str:
-    """The runtime a pod size runs: jvm-cpu0.25 -> jvm; any other name is itself."""
-    base, sep, cpus = name.rpartition("-cpu")
-    return base if sep and cpus.replace(".", "", 1).isdigit() else name
+# The kinds of runtime (run/provision/runtimes.RUNTIMES, and an app started elsewhere, --target): a recorded name
+# begins with one of them.
+RUNTIME_KINDS = ("jvm", "jvm-aot", "native", "container-jvm", "container-native", "target")
 
 
-def built(runtime: str, name: str) -> str:
-    """A --builds runtime's name: the runtime it takes turns with, then the build's name (jvm-before, native-v4)."""
-    return f"{runtime}-{name}"
+@dataclass(frozen=True)
+class Jdk:
+    """The JDK a runtime runs on (--jdk): its feature version, and its home where one was given (None: bench/jdk's)."""
+    version: int
+    home: str | None = None
 
 
-def unbuilt(name: str) -> str:
-    """The runtime a --builds runtime takes turns with: jvm-before -> jvm, native-v4 -> native."""
-    return name.partition("-")[0]
+@dataclass(frozen=True)
+class Build:
+    """Another build a runtime runs (--builds NAME=PATH [OPTIONS]): its packaged app directory or executable, and the
+    options its process gets."""
+    name: str
+    path: str
+    options: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> str:
+        """Its path and options as one shell-quoted line, as results.json records it."""
+        return shlex.join([self.path, *self.options])
+
+
+@dataclass(frozen=True)
+class RuntimeSpec:
+    """One runtime of a bench run: a kind of runtime, and where --jdk, --heap, a pod size of --app-cpus or --builds
+    made it a runtime of its own, what it changes. Its name is derived from these, and results.csv, results.json and
+    the report know a runtime by it alone."""
+    base: str  # one of RUNTIME_KINDS
+    jdk: Jdk | None = None
+    heap_mb: int | None = None  # its maximum heap (--heap, a memory search's step)
+    cpus: float | None = None  # its pod's CPUs, where --app-cpus lists sizes (None: the run's one budget, if any)
+    memory_mb: int | None = None  # its pod's memory limit, beside its pod's CPUs
+    build: Build | None = None
+    cpuset: tuple[int, ...] | None = None  # the CPUs its app may run on (None: any)
+
+    @property
+    def name(self) -> str:
+        """jvm, jvm-jdk21, jvm-aot-jdk25-heap64m, native-cpu0.25, jvm-before."""
+        return "".join([self.base, f"-jdk{self.jdk.version}" if self.jdk else "",
+                        f"-heap{heap_label(self.heap_mb)}" if self.heap_mb else "",
+                        f"-cpu{self.cpus:g}" if self.cpus is not None else "",
+                        f"-{self.build.name}" if self.build else ""])
+
+    @classmethod
+    def recorded(cls, name: str) -> RuntimeSpec:
+        """The runtime a name recorded in results.csv or results.json stands for, as far as a name tells: no JDK's
+        home, pod memory or build path. For recorded data only: a run's own runtimes are its Config's records. A name
+        of no known kind is a runtime of that kind."""
+        base = max((kind for kind in RUNTIME_KINDS if name == kind or name.startswith(kind + "-")), key=len,
+                   default=name)
+        spec = cls(base)
+        rest = name[len(base):]
+        for field, pattern, value in (("jdk", r"-jdk(\d+)(?=-|$)", lambda version: Jdk(int(version))),
+                                      ("heap_mb", r"-heap(\d+[mg])(?=-|$)", size_mb),
+                                      ("cpus", r"-cpu(\d+(?:\.\d+)?)(?=-|$)", float)):
+            m = re.match(pattern, rest)
+            if m:
+                spec, rest = replace(spec, **{field: value(m.group(1))}), rest[m.end():]
+        return replace(spec, build=Build(rest[1:], "")) if rest else spec
 
 
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0

@@ -1,7 +1,7 @@
 import pytest
 
 from benchlab import cli
-from benchlab.model import Load
+from benchlab.model import Build, Load, RuntimeSpec
 from benchlab.plan.planner import APP_START_S, RUN_OVERHEAD_S, start_up_seconds
 from benchlab.results.environment import Environment
 from benchlab.run.provision import runtimes
@@ -73,7 +73,7 @@ def test_a_search_is_alone_among_open_rates(text):
 
 
 def test_article_001_runs_on_the_jvm_runtime_only(capsys):
-    assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtimes == ("jvm-jdk21", "jvm-jdk25")
+    assert cli.parse_args(["--scenarios", "article-001", "--jdk", "21,25"]).runtime_names == ("jvm-jdk21", "jvm-jdk25")
     with pytest.raises(SystemExit):
         cli.parse_args(["--scenarios", "article-001", "--runtime", "jvm,container-jvm"])
     assert "the jvm runtime only (not container-jvm)" in capsys.readouterr().err
@@ -89,8 +89,8 @@ def test_article_001_is_left_out_of_quick_and_default_but_has_the_articles_conne
 def test_another_build_is_a_runtime_of_its_own_taking_turns_with_this_build(tmp_path):
     (tmp_path / "quarkus-run.jar").write_text("")
     args = cli.parse_args(["--quick", "--builds", f"before={tmp_path}"])
-    assert args.runtimes == ("jvm", "jvm-before")
-    assert args.build_runtimes == {"jvm-before": str(tmp_path)}
+    assert args.runtime_names == ("jvm", "jvm-before")
+    assert args.build_specs == {"jvm-before": str(tmp_path)}
 
 
 def test_a_native_build_or_the_same_executable_with_options_takes_turns_with_the_native_runtime(tmp_path):
@@ -99,13 +99,13 @@ def test_a_native_build_or_the_same_executable_with_options_takes_turns_with_the
     exe.chmod(0o755)
     args = cli.parse_args(["--quick", "--runtime", "native", "--native-exe", str(exe),
                            "--builds", f"young='{exe}' -Xmn128m,march={exe}"])
-    assert args.runtimes == ("native", "native-young", "native-march")
-    assert args.build_runtimes == {"native-young": f"{exe} -Xmn128m", "native-march": str(exe)}
-    young = runtimes.make_build("native-young", {}, args.build_runtimes["native-young"])
+    assert args.runtime_names == ("native", "native-young", "native-march")
+    assert args.build_specs == {"native-young": f"{exe} -Xmn128m", "native-march": str(exe)}
+    young = runtimes.make(args.runtime("native-young"), {})
     assert young.name == "native-young"
     assert young.command("/root", None, 19100, {"quarkus.http.port": 19100}) == \
         [str(exe), "-Xmn128m", "-Dquarkus.http.port=19100"]  # a runtime option before the properties
-    jvm = runtimes.make_build("jvm-serial", {}, f"{tmp_path} -XX:+UseSerialGC")
+    jvm = runtimes.make(RuntimeSpec("jvm", build=Build("serial", str(tmp_path), ("-XX:+UseSerialGC",))), {})
     assert (jvm.packaged_app, jvm.jvm_args) == (str(tmp_path), ["-XX:+UseSerialGC"])
 
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchlab import cli
-from benchlab.model import Load, MemoryStop, size_mb
+from benchlab.model import Jdk, Load, MemoryStop, RuntimeSpec, size_mb
 from benchlab.plan.planner import make_plan
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.results.environment import Environment
@@ -30,14 +30,14 @@ def test_a_heap_is_read_as_xmx_writes_it(text, mb):
 
 def test_each_heap_times_runtime_is_a_runtime_of_its_own():
     args = cli.parse_args(["--quick", "--heap", "64m,1g", "--runtime", "jvm,container-jvm"])
-    assert args.runtimes == ("jvm-heap64m", "jvm-heap1g", "container-jvm-heap64m", "container-jvm-heap1g")
-    assert args.heap_runtimes["container-jvm-heap64m"] == ("container-jvm", 64)
+    assert args.runtime_names == ("jvm-heap64m", "jvm-heap1g", "container-jvm-heap64m", "container-jvm-heap1g")
+    assert args.runtime("container-jvm-heap64m") == RuntimeSpec("container-jvm", heap_mb=64)
     assert args.heap_labels == {"jvm-heap64m": "64 MB", "jvm-heap1g": "1024 MB", "container-jvm-heap64m": "64 MB",
                                 "container-jvm-heap1g": "1024 MB"}
     # the heaps take turns within each repetition, as the JDKs of --jdk do: a block each, one app start per block
     jdks = cli.parse_args(["--quick", "--heap", "64m", "--jdk", "21,25"])
-    assert jdks.runtimes == ("jvm-jdk21-heap64m", "jvm-jdk25-heap64m")
-    assert jdks.heap_runtimes["jvm-jdk21-heap64m"] == ("jvm-jdk21", 64)
+    assert jdks.runtime_names == ("jvm-jdk21-heap64m", "jvm-jdk25-heap64m")
+    assert jdks.runtime("jvm-jdk21-heap64m") == RuntimeSpec("jvm", jdk=Jdk(21), heap_mb=64)
 
 
 @pytest.mark.parametrize("argv, said", [
@@ -74,7 +74,7 @@ def test_the_default_preset_searches_hold_at_10000_and_the_aggregation_at_1000_u
 
 
 def test_a_jvm_gets_its_heap_and_ends_at_its_first_out_of_memory_error():
-    rt = heaps.make("jvm-heap64m", {"jvm_args": ["-XX:+UseSerialGC"]}, {"jvm-heap64m": ("jvm", 64)}, {})
+    rt = heaps.make(RuntimeSpec("jvm", heap_mb=64), {"jvm_args": ["-XX:+UseSerialGC"]})
     argv = rt.command("/repo", "/jdk", 19100, {})
     assert argv[:4] == ["/jdk/bin/java", "-XX:+UseSerialGC", "-Xmx64m", "-XX:+ExitOnOutOfMemoryError"]
     assert (rt.name, rt.base_name, rt.heap_mb) == ("jvm-heap64m", "jvm", 64)
@@ -82,19 +82,19 @@ def test_a_jvm_gets_its_heap_and_ends_at_its_first_out_of_memory_error():
 
 def test_a_container_gets_a_pods_memory_limit_of_twice_the_heap():
     options = {"jvm_args": [], "memory": None}
-    rt = heaps.make("container-jvm-heap256m", options, {"container-jvm-heap256m": ("container-jvm", 256)}, {})
+    rt = heaps.make(RuntimeSpec("container-jvm", heap_mb=256), options)
     assert rt.limits()["memory"] == "512m" and heaps.EXIT_ON_OOM in rt.java_opts({})
     assert options == {"jvm_args": [], "memory": None}  # the other runtimes' options are left as they were
-    assert runtimes.make("container-jvm", options).limits()["memory"] is None
+    assert runtimes.make(RuntimeSpec("container-jvm"), options).limits()["memory"] is None
 
 
 def test_a_heap_too_small_for_the_jvm_is_refused_before_anything_starts_in_its_own_words():
     home = machine.find_java_home()
-    rt = heaps.make("jvm-heap1m", {}, {"jvm-heap1m": ("jvm", 1)}, {})
+    rt = heaps.make(RuntimeSpec("jvm", heap_mb=1), {})
     with pytest.raises(RuntimeError) as e:
         heaps.check_starts(rt, home)
     assert str(e.value) == "runtime jvm-heap1m: the JVM does not start with -Xmx1m: Too small maximum heap"
-    heaps.check_starts(heaps.make("jvm-heap64m", {}, {"jvm-heap64m": ("jvm", 64)}, {}), home)  # starts: no error
+    heaps.check_starts(heaps.make(RuntimeSpec("jvm", heap_mb=64), {}), home)  # starts: no error
 
 
 def test_an_app_that_ended_says_the_jvms_own_last_word(tmp_path):
@@ -146,7 +146,7 @@ def block_steps(tmp_path, monkeypatch, app, said):
     loads = {"hold": [Load("closed", 200)]}
     plan = make_plan(["jvm-heap64m"], ["hold"], loads, ["virtual"], 1, 8, 5, 0, {"hold": ["1s"]})
     config = make_config(out=str(tmp_path), warmup=5, load_levels=loads, models=("virtual",),
-                         heap_runtimes={"jvm-heap64m": ("jvm", 64)})
+                         runtimes=(RuntimeSpec("jvm", heap_mb=64),))
     stopped = []
     state = BenchState(config, plan, SimpleNamespace(stop=stopped.append), env=Environment(cores=2))
     block = Block(app, None, "http://app", None, lambda n: (LiveApp(f"app-restart{n}"), None), None)

@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from benchlab.model import Jdk, RuntimeSpec
 from benchlab.run.provision import runtimes
 
 
@@ -29,7 +30,7 @@ def test_jvm_aot_is_a_runtime_beside_the_others():
 
 
 def test_jvm_aot_starts_the_jar_from_its_directory_with_the_cache():
-    rt = runtimes.make("jvm-aot", {"jvm_args": ["-Xmx1g"]})
+    rt = runtimes.make(RuntimeSpec("jvm-aot"), {"jvm_args": ["-Xmx1g"]})
     argv = rt.command("/repo", "/jdk", 19100, {"quarkus.http.port": 19100})
     assert argv == ["/jdk/bin/java", "-Xmx1g", "-XX:AOTCache=app.aot", "-XX:AOTMode=on", "-Dquarkus.http.port=19100",
                     "-jar", "quarkus-run.jar"]
@@ -45,19 +46,19 @@ def test_jvm_aot_starts_in_target_quarkus_app():
         def start(self, name, argv, log_path, env=None, cwd=None, before_exec=None):
             started.update(name=name, cwd=cwd, jar=argv[-1])
 
-    runtimes.make("jvm-aot").start(Pm(), "/repo", "/jdk", 19100, {}, {}, "/tmp/app.log")
+    runtimes.make(RuntimeSpec("jvm-aot")).start(Pm(), "/repo", "/jdk", 19100, {}, {}, "/tmp/app.log")
     assert started == {"name": "app (jvm-aot)", "cwd": "/repo/target/quarkus-app", "jar": "quarkus-run.jar"}
 
 
 def test_the_plain_jvm_keeps_its_absolute_jar_and_the_repository_as_directory():
-    argv = runtimes.make("jvm").command("/repo", "/jdk", 19100, {})
+    argv = runtimes.make(RuntimeSpec("jvm")).command("/repo", "/jdk", 19100, {})
     assert argv == ["/jdk/bin/java", "-jar", "/repo/target/quarkus-app/quarkus-run.jar"]
 
 
 def test_jvm_aot_needs_the_cache_and_says_how_to_build_it(tmp_path):
     root = packaged(tmp_path, "quarkus-run.jar")
     with pytest.raises(RuntimeError, match=r"app\.aot, the AOT cache .* is missing: build both with \./mvnw verify -Daot"):
-        runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+        runtimes.make(RuntimeSpec("jvm-aot")).check(root, jdk(tmp_path, "25.0.1"))
     assert "is missing" in runtimes.JvmAotRuntime.cache_problem(root)  # which the bench trains when it runs jvm-aot
 
 
@@ -65,12 +66,12 @@ def test_a_cache_older_than_the_app_is_refused(tmp_path):
     root = packaged(tmp_path, "quarkus-run.jar", "app.aot", "app/concurrency-lab-1.0.0-SNAPSHOT.jar")
     with pytest.raises(RuntimeError, match=r"app\.aot is older than target/quarkus-app/app/concurrency-lab-1\.0\.0-"
                                            r"SNAPSHOT\.jar .*build both with \./mvnw verify -Daot"):
-        runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25"))
+        runtimes.make(RuntimeSpec("jvm-aot")).check(root, jdk(tmp_path, "25"))
 
 
 def test_a_cache_trained_after_packaging_passes(tmp_path):
     root = packaged(tmp_path, "lib/main/a.jar", "quarkus/quarkus-application.dat", "quarkus-run.jar", "app.aot")
-    runtimes.make("jvm-aot").check(root, jdk(tmp_path, "25.0.1"))
+    runtimes.make(RuntimeSpec("jvm-aot")).check(root, jdk(tmp_path, "25.0.1"))
     assert runtimes.JvmAotRuntime.cache_problem(root) is None
 
 
@@ -78,7 +79,7 @@ def test_a_cache_trained_after_packaging_passes(tmp_path):
 def test_a_jdk_before_25_is_not_supported(tmp_path, version):
     root = packaged(tmp_path, "quarkus-run.jar", "app.aot")
     with pytest.raises(RuntimeError, match=rf"needs a JDK 25 or newer .* is JDK {version.split('.')[0]}: not supported"):
-        runtimes.make("jvm-aot").check(root, jdk(tmp_path, version))
+        runtimes.make(RuntimeSpec("jvm-aot")).check(root, jdk(tmp_path, version))
 
 
 def test_the_jvm_reporting_an_unusable_cache_is_a_start_warning(tmp_path):
@@ -87,14 +88,14 @@ def test_the_jvm_reporting_an_unusable_cache_is_a_start_warning(tmp_path):
                    "details.\n[0.011s][info][gc] Using G1\n"
                    "INFO  [io.quarkus] (main) concurrency-lab started in 1.2s.\n")
     app = SimpleNamespace(log_path=str(log))
-    assert runtimes.make("jvm-aot").start_warnings(app) == [
+    assert runtimes.make(RuntimeSpec("jvm-aot")).start_warnings(app) == [
         "An error has occurred while processing the AOT cache. Run with -Xlog:aot for details."]
-    assert runtimes.make("jvm").start_warnings(app) == []
+    assert runtimes.make(RuntimeSpec("jvm")).start_warnings(app) == []
 
 
 def test_only_the_plain_jvm_records_jfr_because_the_aot_cache_refuses_the_jfr_module():
-    assert runtimes.make("jvm", {}).records_jfr
-    assert not runtimes.make("jvm-aot", {}).records_jfr
+    assert runtimes.make(RuntimeSpec("jvm"), {}).records_jfr
+    assert not runtimes.make(RuntimeSpec("jvm-aot"), {}).records_jfr
 
 
 def java_executable(home):
@@ -108,15 +109,15 @@ def test_each_jdk_is_a_runtime_of_its_own_named_after_its_feature_version(tmp_pa
     from benchlab import cli
     home = java_executable(jdk(tmp_path, "21.0.8"))
     args = cli.parse_args(["--quick", "--jdk", f"{home},25", "--runtime", "jvm,jvm-aot"])
-    assert args.runtimes == ("jvm-jdk21", "jvm-aot-jdk21", "jvm-jdk25", "jvm-aot-jdk25")
-    rt = runtimes.make("jvm-jdk21", {}, args.jdk_runtimes["jvm-jdk21"])
+    assert args.runtime_names == ("jvm-jdk21", "jvm-aot-jdk21", "jvm-jdk25", "jvm-aot-jdk25")
+    rt = runtimes.make(args.runtime("jvm-jdk21"), {})
     assert (rt.name, rt.java_home) == ("jvm-jdk21", home) and isinstance(rt, runtimes.JvmRuntime)
     assert rt.command("/repo", rt.java_home, 19100, {})[0] == f"{home}/bin/java"
 
 
 def test_jvm_aot_on_a_jdk_before_25_is_refused_as_on_the_benchs_own(tmp_path):
     home = java_executable(jdk(tmp_path, "21.0.8"))
-    rt = runtimes.make("jvm-aot-jdk21", {}, ("jvm-aot", 21, home))
+    rt = runtimes.make(RuntimeSpec("jvm-aot", jdk=Jdk(21, home)), {})
     with pytest.raises(RuntimeError, match="needs a JDK 25 or newer"):
         rt.check(packaged(tmp_path / "repo", "quarkus-run.jar", "app.aot"), rt.java_home)
 

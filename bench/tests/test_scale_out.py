@@ -211,7 +211,7 @@ def with_haproxy(monkeypatch):
 def test_the_quick_scale_out_searches_one_model_per_runtime_then_runs_two_minutes(with_haproxy):
     config = cli.parse_args(["--quick", "--runtime", "jvm,native", "--scenarios", "scale-out"])
     assert config.load_levels == {"scale-out": [Load(LoadKind.SEARCH, 80), Load(LoadKind.SCALE_OUT, 0)]}
-    plan = make_plan(list(config.runtimes), ["scale-out"], config.load_levels, list(config.models), config.repeat,
+    plan = make_plan(list(config.runtime_names), ["scale-out"], config.load_levels, list(config.models), config.repeat,
                      config.duration, config.warmup, config.cooldown, config.variants)
     # one model per runtime (its cheapest, chosen as the run goes), once whatever the preset's repetitions
     assert [(r.runtime, r.model, r.load.kind, r.seconds) for r in plan.runs] == [

@@ -27,7 +27,7 @@ from test_runner_search import fake_row
 def test_the_quick_soak_holds_a_fixed_rate_for_three_minutes_per_model():
     config = cli.parse_args(["--quick", "--scenarios", "soak"])
     assert config.load_levels == {"soak": [Load(LoadKind.SOAK, 600)]} and config.soak_minutes == 3
-    plan = make_plan(config.runtimes, ["soak"], config.load_levels, list(config.models), 1, config.duration,
+    plan = make_plan(config.runtime_names, ["soak"], config.load_levels, list(config.models), 1, config.duration,
                      config.warmup, config.cooldown, config.variants, soak_seconds=60 * config.soak_minutes)
     assert [(r.model, r.seconds) for r in plan.runs] == [(m, 180) for m in config.models]
     assert plan.warmups == 3  # each model warmed in its own app
@@ -43,7 +43,7 @@ def test_the_aggregation_soaks_at_its_own_rate_and_a_given_rate_is_a_soaks():
 def test_the_default_soak_searches_each_model_and_soaks_at_its_capacity():
     config = cli.parse_args(["--scenarios", "soak"])
     assert config.load_levels == {"soak": [Load(LoadKind.SEARCH, 500), Load(LoadKind.SOAK, 0)]}
-    plan = make_plan(config.runtimes, ["soak"], config.load_levels, list(config.models), config.repeat,
+    plan = make_plan(config.runtime_names, ["soak"], config.load_levels, list(config.models), config.repeat,
                      config.duration, config.warmup, config.cooldown, config.variants,
                      soak_seconds=60 * config.soak_minutes)
     # each model's search, then its soak of 20 minutes, in an app of its own; once, whatever the preset's repetitions

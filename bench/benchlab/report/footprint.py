@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchlab.formatting import Code, Fixed, describe, summary
-from benchlab.model import unsized
+from benchlab.model import RuntimeSpec
 from benchlab.report.layout import Table
 from benchlab.results.environment import Environment
 
@@ -92,7 +92,7 @@ def footprint_table(env: Environment, runs: pd.DataFrame | None = None) -> Table
                      "-" if steady.level is None else f"{steady.level:.0f}/s", steady.describe(len(curve)),
                      Code(command)])
     rows += [native_row(name, env.native_executables) for name in NATIVE_RUNTIMES
-             if name not in {unsized(n) for n in info}]
+             if name not in {RuntimeSpec.recorded(n).base for n in info}]
     curve_load = next((i.warmup_curve["load"] for i in measured.values() if i.warmup_curve), None)
     budget = (f" At most {env.cold_starts}, none begun after {env.cold_start_budget_s:g} s of them."
               if env.cold_start_budget_s else "")

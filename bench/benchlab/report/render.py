@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.offline
 
 from benchlab.formatting import Code, Fixed, Percent, num, percent
-from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, app_busy, step_label, unbuilt
+from benchlab.model import CPU_PER_REQUEST_MIN_APP_CPU_PCT, LoadKind, RuntimeSpec, app_busy, step_label
 from benchlab.report import breakdown, footprint, memory, scale_out, steady
 from benchlab.report.answer import answer_table
 from benchlab.report.decision import decision_table
@@ -206,7 +206,8 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     runs = runs[~runs.scenario.isin([s for s, scenario in SCENARIOS.items() if scenario.scale_out_cpus])].copy()
     views = {s: view for s in SCENARIOS if s in VIEWS and (view := VIEWS[s].view(runs, win, env))}
     soaks = Soaks(runs, win, env)
-    gains = [g for build in (env.get("builds") or {}) for g in cost.gains(runs, build, unbuilt(build), env.cost_repeat)]
+    gains = [g for build in (env.get("builds") or {})
+             for g in cost.gains(runs, build, RuntimeSpec.recorded(build).base, env.cost_repeat)]
     # a model under a scenario's app configuration is compared as a model of its own: "worker (article-small)"
     runs["model"] = runs.apply(model_label, axis=1)
     if runs.runtime.nunique() > 1:

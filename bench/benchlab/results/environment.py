@@ -370,7 +370,7 @@ class Environment(Facts):
     memory_seconds: int = fact(setting=True)
     flamegraphs: str = fact(setting=True)
     profiles: str = fact(setting=True)  # --profile: the profiled runs' event, interval and files
-    builds: dict[str, str] = fact(setting=True, config="build_runtimes")  # --builds: runtime -> its path and options
+    builds: dict[str, str] = fact(setting=True, config="build_specs")  # --builds: runtime -> its path and options
     failures: list[str] = fact(setting=True, missing=[])
     # not in the settings table
     os: str = fact()
@@ -379,7 +379,7 @@ class Environment(Facts):
     scenarios: tuple[str, ...] = fact(config="scenarios", read=tuple)
     variants: dict[str, list[str]] = fact(config="variants")
     models: tuple[str, ...] = fact(config="models", read=tuple)
-    runtimes: tuple[str, ...] = fact(config="runtimes", read=tuple)
+    runtimes: tuple[str, ...] = fact(config="runtime_names", read=tuple)
     flamegraph: str | None = fact(config="flamegraph")
     native_executables: list[str] = fact(missing=[])
     point_select: dict = fact(missing=None)  # the database's point-select rate: qps and how it was measured

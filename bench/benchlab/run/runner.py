@@ -10,7 +10,7 @@ import time
 import traceback
 
 from benchlab.config import POD_MEMORY_MB, Config
-from benchlab.model import Limit, sized, unsized
+from benchlab.model import Limit, RuntimeSpec
 from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
 from benchlab.results import cost, table
@@ -88,7 +88,7 @@ class Bench:
         config = self.state.config
         logs = self.state.logs
         jar = os.path.join(ROOT, "target/quarkus-app/quarkus-run.jar")
-        wanted = {unsized(r) for r in config.runtimes}
+        wanted = {spec.base for spec in config.runtimes}
         training = runtimes.JvmAotRuntime.name in wanted and (config.rebuild or runtimes.JvmAotRuntime.cache_problem(
             ROOT)) and (jvm.feature_version(java_home) or 0) >= runtimes.JvmAotRuntime.MIN_JDK
         if (config.rebuild or not os.path.isfile(jar)) and not training:  # the training packages the jar itself
@@ -107,7 +107,7 @@ class Bench:
         for version in sorted({variant_of(r.scenario, r.variant).driver for r in self.state.plan.runs} - {None}):
             app_dirs[version] = drivers.prepare(ROOT, version, logs, config.rebuild)
             self.env.mysql_driver[app_dirs[version]] = version
-        rts = {r: self.runtime(r) for r in config.runtimes}
+        rts = {spec.name: self.runtime(spec) for spec in config.runtimes}
         self.apply_budgets([rt for rt in rts.values() if not rt.container])
         self.env.runtime_info = {}
         for rt in rts.values():
@@ -134,18 +134,14 @@ class Bench:
                                  f"profiles/<run>.collapsed, one per profiled run")
         return rts, app_dirs
 
-    def runtime(self, name: str):
-        """The runtime of that name, as --builds, --heap, --jdk or a pod size (--app-cpus 0.25,0.5) made it. A
-        container's limits are its pod's: --cpus, else the CPU budget; --memory, else --app-memory."""
+    def runtime(self, spec: RuntimeSpec):
+        """The runtime the record describes, as --builds, --heap, --jdk or a pod size (--app-cpus 0.25,0.5) made it.
+        A container's limits are its pod's: --cpus, else the CPU budget; --memory, else --app-memory."""
         config = self.state.config
         memory = config.memory or (f"{config.app_memory_mb}m" if config.app_memory_mb else None)
-        options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.cpus_of(name),
+        options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe, cpus=config.cpus or config.cpus_of(spec),
                        memory=memory, base_image=config.base_image)
-        if name in config.build_runtimes:
-            return runtimes.make_build(name, options, config.build_runtimes[name])
-        if name in config.size_runtimes:
-            return heaps.renamed(heaps.make(unsized(name), options, {}, {}), name)
-        return heaps.make(name, options, config.heap_runtimes, config.jdk_runtimes)
+        return heaps.make(spec, options)
 
     def apply_budgets(self, host_runtimes) -> None:
         """--app-cpus: the app's CPU budget for the runtimes on this host (a container has its own limit), a group per
@@ -154,14 +150,13 @@ class Bench:
         config = self.state.config
         made = {}  # CPUs -> the budget of that size
         for rt in host_runtimes:
-            cpus = config.cpus_of(rt.name)
+            cpus = config.cpus_of(config.runtime(rt.name))
             if not cpus:
                 continue
             if cpus not in made:
-                name = sized(f"concurrency-lab-bench-{config.port}", cpus) if config.size_runtimes else \
-                    f"concurrency-lab-bench-{config.port}"
+                name = f"concurrency-lab-bench-{config.port}" + (f"-cpu{cpus:g}" if config.sizes_compared else "")
                 made[cpus] = budget.make(cpus, name, os.cpu_count() or 1, period_us=round(config.app_cpu_period * 1000),
-                                         memory_mb=config.app_memory_mb, strict=bool(config.size_runtimes))
+                                         memory_mb=config.app_memory_mb, strict=config.sizes_compared)
                 log(f"the app's CPU budget: {made[cpus].describe()}")
             chosen = made[cpus]
             if not chosen.applied:
@@ -213,7 +208,7 @@ class Bench:
     def memory_searches(self, java_home, up: Services) -> None:
         """--heap-search: each model's smallest heap for each memory case, on the first host JVM runtime."""
         config = self.state.config
-        base = next(r for r in config.runtimes if (config.jdk_runtimes.get(r) or (r,))[0] in runtimes.HOST_JVM_RUNTIMES)
+        base = heaps.search_base(config.runtimes)
         options = dict(jvm_args=config.jvm_args, native_exe=config.native_exe)
         self.env.planned_memory_seconds = round(heap_search.planned_seconds(
             config.memory_cases, len(config.models), config.duration, config.warmup_others))
@@ -221,7 +216,7 @@ class Bench:
             self.env.load_seconds = 0  # the memory search alone
         t = time.time()
         memory.Memory(self.state, self.k6, self.apps, up, lambda heap_mb, extra: heaps.search_runtime(
-            base, options, config.jdk_runtimes, heap_mb, extra), java_home).run_all()
+            base, options, heap_mb, extra), java_home).run_all()
         self.env.memory_seconds = round(time.time() - t)
 
     def start_up(self, rt, home, java_home, up: Services, jfr_dir):

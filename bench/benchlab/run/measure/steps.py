@@ -323,7 +323,7 @@ class Steps:
             if run.load.kind == LoadKind.SOAK else {}
         row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt, **soak)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
-        row.heap_mb = heaps.heap_of(run.runtime, state.config.heap_runtimes)
+        row.heap_mb = state.config.runtime(run.runtime).heap_mb
         row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop
         state.rows.append(row)
         self.check(row)

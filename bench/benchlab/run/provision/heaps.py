@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
+from dataclasses import replace
 
-from benchlab.model import size_mb
+from benchlab.model import RuntimeSpec, heap_label, size_mb
 from benchlab.project import jvm_fatal_line, oom_line
 from benchlab.run.provision import runtimes
 from benchlab.run.provision.budget import HEAP_SHARE
@@ -18,26 +19,24 @@ EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError"
 HEAP_RUNTIMES = (JvmRuntime.name, runtimes.RUNTIMES["jvm-aot"].name, ContainerJvmRuntime.name)
 
 
-def heap_label(mb: float) -> str:
-    """How a runtime's name writes its heap: 64 -> "64m", 1024 -> "1g"."""
-    mb = int(mb)
-    return f"{mb // 1024}g" if mb % 1024 == 0 else f"{mb}m"
-
-
-def heap_runtimes(names, text: str, base_of) -> tuple[list[str], dict[str, tuple[str, int]]]:
-    """--heap over the runtimes named: (the runtimes, heap runtime name -> (the runtime it runs, heap MB)), the heaps
-    taking turns within each runtime. base_of: a runtime's name -> the runtime it is (jvm for jvm-jdk21). ValueError,
-    one line, for a heap that is no size or a runtime whose heap the bench cannot set."""
+def heap_runtimes(specs, text: str) -> list[RuntimeSpec]:
+    """--heap over the runtimes given: each runtime at each heap, the heaps taking turns within each runtime.
+    ValueError, one line, for a heap that is no size or a runtime whose heap the bench cannot set."""
     items = [x.strip() for x in text.split(",") if x.strip()]
     if not items:
         raise ValueError("--heap: a comma list of heap sizes, e.g. 64m,128m,1g")
     sizes = list(dict.fromkeys(size_mb(x) for x in items))
-    other = [n for n in names if base_of(n) not in HEAP_RUNTIMES]
+    other = [spec.name for spec in specs if spec.base not in HEAP_RUNTIMES]
     if other:
         raise ValueError(f"--heap sets the heap of {', '.join(HEAP_RUNTIMES)} only, not of {', '.join(other)} (a "
                          f"native executable sizes its heap itself)")
-    out = {f"{name}-heap{heap_label(mb)}": (name, mb) for name in names for mb in sizes}
-    return list(out), out
+    return [replace(spec, heap_mb=mb) for spec in specs for mb in sizes]
+
+
+def search_base(specs) -> RuntimeSpec | None:
+    """The runtime a memory search (--heap-search) sets the heap of: the first host JVM runtime (jcmd reads its heap)
+    that is no pod size (which sizes its heap from the pod's memory limit); None: none is."""
+    return next((spec for spec in specs if spec.base in runtimes.HOST_JVM_RUNTIMES and spec.cpus is None), None)
 
 
 def with_heap(rt, heap_mb: int, name: str):
@@ -56,29 +55,25 @@ def with_heap(rt, heap_mb: int, name: str):
 
 
 def renamed(rt, name: str):
-    """A copy of the runtime under another name (jvm-heap64m, jvm-cpu0.25); base_name says which it is."""
+    """A copy of the runtime under another name (jvm-heap64m); base_name says which it is."""
     rt = copy.copy(rt)
     rt.base_name, rt.name = rt.name, name
     return rt
 
 
-def make(name: str, options: dict, heap_runtimes_: dict, jdk_runtimes: dict):
-    """The runtime of that name, with its heap where --heap made it."""
-    base, heap_mb = heap_runtimes_.get(name, (name, None))
-    rt = runtimes.make(base, options, jdk_runtimes.get(base))
-    return with_heap(rt, heap_mb, name) if heap_mb else rt
+def make(spec: RuntimeSpec, options: dict):
+    """The runtime the record describes, with its heap where it has one (--heap, a memory search's step)."""
+    if not spec.heap_mb:
+        return runtimes.make(spec, options)
+    return with_heap(runtimes.make(replace(spec, heap_mb=None), options), spec.heap_mb, spec.name)
 
 
-def search_runtime(name: str, options: dict, jdk_runtimes: dict, heap_mb: int, extra=()):
-    """A memory search's step runtime: the host JVM runtime of that name with that heap (and extra JVM options: Native
-    Memory Tracking), named jvm-heap<N>m: each step a runtime of its own in results.csv."""
-    rt = with_heap(runtimes.make(name, options, jdk_runtimes.get(name)), heap_mb, f"{name}-heap{heap_label(heap_mb)}")
+def search_runtime(spec: RuntimeSpec, options: dict, heap_mb: int, extra=()):
+    """A memory search's step runtime: the host JVM runtime with that heap (and extra JVM options: Native Memory
+    Tracking), named jvm-heap<N>m: each step a runtime of its own in results.csv."""
+    rt = make(replace(spec, heap_mb=heap_mb), options)
     rt.jvm_args = [*rt.jvm_args, *extra]
     return rt
-
-
-def heap_of(name: str, heap_runtimes_: dict) -> int | None:
-    return heap_runtimes_.get(name, (name, None))[1]
 
 
 def check_starts(rt, java_home) -> None:

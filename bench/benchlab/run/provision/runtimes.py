@@ -2,43 +2,34 @@
 container (podman, else docker). Each runtime is checked before anything starts, prepared (image build) once, then
 started per bench run as an "app" handle that run/measure/k6runs.py measures and procs.ProcessManager always stops."""
 import os
-import shlex
 import subprocess
 
-from benchlab.model import unbuilt
+from benchlab.model import RuntimeSpec
 from benchlab.project import BENCH
 from benchlab.run.provision.containers import ContainerJvmRuntime, ContainerNativeRuntime
 from benchlab.run.provision.host import JvmAotRuntime, JvmRuntime, NativeRuntime, find_runners
 
 __all__ = ["RUNTIMES", "HOST_JVM_RUNTIMES", "JvmRuntime", "JvmAotRuntime", "NativeRuntime", "find_runners", "make",
-           "make_build", "jdk_home"]
+           "jdk_home"]
 
 RUNTIMES = {r.name: r for r in (JvmRuntime, JvmAotRuntime, NativeRuntime, ContainerJvmRuntime,
                                  ContainerNativeRuntime)}
 HOST_JVM_RUNTIMES = (JvmRuntime.name, JvmAotRuntime.name)  # the ones --jdk can move to another JDK
 
 
-def make(name, options=None, jdk=None):
-    """The runtime of that name; with jdk = (runtime, feature version, home), the runtime on that JDK under its own
-    name (jvm-jdk21), its home from bench/jdk when none is given."""
-    base, version, home = jdk or (name, None, None)
-    if base not in RUNTIMES:
-        raise SystemExit(f"unknown runtime {base!r}; known: {', '.join(RUNTIMES)}")
-    runtime = RUNTIMES[base](options)
-    if jdk:
-        runtime.name, runtime.java_home = name, home or jdk_home(version)
-    return runtime
-
-
-def make_build(name: str, options: dict, spec: str):
-    """--builds: under its own name, the jvm runtime on another build's packaged app (jvm-before), or the native one on
-    another executable (native-march); spec: its path, then its process's options (JVM or native runtime options)."""
-    path, *extra = shlex.split(spec)
-    if unbuilt(name) == NativeRuntime.name:
-        runtime = NativeRuntime(dict(options, native_exe=path, native_args=extra))
+def make(spec: RuntimeSpec, options=None):
+    """The runtime the record describes, under its name, but for its heap (heaps.make sets that): on its JDK, its home
+    from bench/jdk where none is given (--jdk); on another build's packaged app (jvm-before) or executable
+    (native-march), its process's options after it (--builds)."""
+    if spec.build and spec.base == NativeRuntime.name:
+        runtime = NativeRuntime(dict(options or {}, native_exe=spec.build.path, native_args=list(spec.build.options)))
+    elif spec.build:
+        runtime = JvmRuntime(options).on_app(spec.build.path).with_jvm_args(list(spec.build.options))
     else:
-        runtime = JvmRuntime(options).on_app(path).with_jvm_args(extra)
-    runtime.name = name
+        runtime = RUNTIMES[spec.base](options)
+    if spec.jdk:
+        runtime.java_home = spec.jdk.home or jdk_home(spec.jdk.version)
+    runtime.name = spec.name
     return runtime
 
 
