@@ -26,6 +26,17 @@ def percent(share: float, digits: int = 1) -> str:
     return f"{share:.{digits}%}"
 
 
+# What a cell says in place of an interval: one repetition says nothing of the scatter from run to run, and an
+# interval unbounded or wider than its estimate (a cost at a low rate, from the CPU clock's ticks) bounds nothing.
+ONE_RUN = "1 run"
+TOO_FEW_REQUESTS = "too few requests to tell"
+
+
+def one_run(estimate: str) -> str:
+    """An estimate from one repetition: '+233 %, 1 run', never an interval of width 0."""
+    return f"{estimate}, {ONE_RUN}"
+
+
 def ratio(value: float, low: float | None = None, high: float | None = None) -> str:
     """A multiple of a reference with the range it may lie in: '0.21x (0.18 to 0.22)', '0.40x (at most 0.50)'."""
     text = f"{value:.2f}x"

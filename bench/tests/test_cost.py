@@ -153,7 +153,7 @@ def test_a_cost_the_same_at_every_rate_or_too_scattered_to_tell_is_not_said_to_f
     # recorded at 20/s: two runs of 60 requests read 1.750 ms each, their scatter below the CPU clock's 10 ms ticks
     same = costs(cost_runs({"reactive": [1.75, 1.75]}, twin=None))[0]
     assert (same.low, same.high) == (0, float("inf"))  # no interval, neither "nan to nan" nor a point
-    assert cost_table([same]).text_rows[0][4] == "no interval"
+    assert cost_table([same]).text_rows[0][4] == "too few requests to tell"
     assert cost_by_rate_table(costs(cost_runs({"virtual": [0.17, 0.18, 0.17]}))) is None  # one rate: no such table
 
 
@@ -220,3 +220,65 @@ def test_the_report_names_each_block_whose_verdict_got_more_runs():
     added = "jvm aggregate: virtual undecided against reactive at 80/s, 3 more repetitions for 7 each"
     assert cost_notes(Environment(verdict_runs_added=[added])) == [
         f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read again once, after them all."]
+
+
+def test_a_ratio_and_its_interval_come_from_the_same_paired_runs_when_the_counts_differ():
+    """Recorded: added runs gave the cheapest 7 runs and virtual 4, and the answer read "virtual 1.15x (1.18 to
+    1.26)": a ratio of means over all runs beside an interval over the pairs. Both now come from the pairs: the
+    geometric mean of their ratios, inside its own t interval."""
+    import math
+
+    import numpy as np
+    reactive = [0.300, 0.310, 0.305, 0.312, 0.250, 0.252, 0.248]  # its 3 added runs cheaper than its first 4
+    virtual = [0.360, 0.374, 0.362, 0.371]
+    found = costs(cost_runs({"virtual": virtual, "reactive": reactive}, rate=1000.0))
+    cheapest, other = found
+    assert (cheapest.model, cheapest.runs, other.runs, other.pairs) == ("reactive", 7, 4, 4)
+    assert other.ratio == np.exp(np.mean(np.log(np.array(virtual) / reactive[:4])))
+    assert other.ratio_low <= other.ratio <= other.ratio_high
+    assert not other.ratio_low <= other.cpu_ms / cheapest.cpu_ms <= other.ratio_high  # the ratio of means was not
+    floor = cheapest.floor  # the twin of virtual, 3 runs, paired the same way
+    assert floor.runs == 3 and math.isclose(floor.ratio, np.exp(np.mean(np.log(SAME))))
+    assert floor.low <= floor.ratio <= floor.high
+
+
+def test_a_builds_change_and_its_interval_come_from_the_same_pairs():
+    from benchlab.results.cost import gains
+    rows = [dict(scenario="jwt-mysql", model="worker", runtime=rt, load_model="cost", load=1000.0, repetition=rep,
+                 requests=5000, errors=0, app_cpu_ms_per_req=ms)
+            for rt, values in (("jvm-old", [0.35, 0.36, 0.34, 0.35, 0.30, 0.30]), ("jvm", [0.31, 0.32, 0.31, 0.30]))
+            for rep, ms in enumerate(values, start=1)]
+    found, = gains(pd.DataFrame(rows), "jvm-old", "jvm", cost_repeat=2)
+    assert found.pairs == 4 and found.low <= found.ratio <= found.high
+
+
+def test_one_run_gives_its_figure_and_1_run_never_an_interval():
+    """One repetition says nothing of the scatter from run to run: the cost, its ratio and the floor say "1 run"."""
+    found = costs(cost_runs({"virtual": [0.17], "reactive": [0.14]}, twin=[1.02]))
+    table = cost_table(found)
+    assert [row[4] for row in table.text_rows] == ["1 run", "1 run"]
+    assert table.text_rows[0][6] == "x1.00 (virtual twin 1.02x, 1 run)"
+    assert table.text_rows[1][5] == "1.21x, 1 run"
+    assert cost_cell(found) == "at 300/s: reactive 0.140 ms; virtual 1.21x, 1 run; A/A floor x1.00"
+
+
+def test_a_cost_its_runs_do_not_bound_is_too_few_requests_to_tell_and_so_is_its_ratio():
+    """Recorded at 20/s: two runs of 60 requests, their interval "0.000 to 1.2 ms": the CPU clock's 10 ms ticks
+    scatter them. An interval wider than the cost itself says nothing; nor does a ratio of that cost."""
+    low_rate = {"virtual": [0.20, 1.00], "worker": [0.50, 0.52], "reactive": [0.40, 0.41]}
+    found = costs(cost_runs(low_rate, rate=20.0, twin=None))
+    by_model = {c.model: c for c in found}
+    assert by_model["virtual"].unsettled == "too few requests to tell" and by_model["worker"].unsettled is None
+    rows = {row[2]: row for row in cost_table(found).text_rows}
+    assert rows["virtual"][4] == rows["virtual"][5] == "too few requests to tell"
+    assert rows["worker"][4] == "0.383 to 0.637" and rows["worker"][5].startswith("1.26x (")
+    assert cost_cell(found) == ("at 20/s: reactive 0.405 ms; worker: not told apart; virtual: too few requests to "
+                                "tell; no A/A twin")
+    # the cheapest unsettled: no ratio of it can be read
+    cheapest_scattered = costs(cost_runs({"reactive": [0.05, 0.40], "worker": [0.50, 0.52]}, rate=20.0, twin=None))
+    assert cost_table(cheapest_scattered).text_rows[1][5] == "too few requests to tell"
+    # across rates: the table says it, the chart draws no bar for it, and it is not said to fall with the rate
+    runs = pd.concat([cost_runs({"virtual": [0.20, 1.00]}, rate=20.0, twin=None),
+                      cost_runs({"virtual": [0.170, 0.172]}, rate=1000.0, twin=None)], ignore_index=True)
+    assert cost_by_rate_table(costs(runs)).text_rows[0][3] == "0.600, too few requests to tell"
+    assert cost_by_rate_findings(costs(runs)) == []

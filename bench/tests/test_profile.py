@@ -57,7 +57,7 @@ def test_the_breakdown_splits_the_cost_runs_cpu_per_request_by_the_profiles_shar
                               load_model="profile", load=1000.0, ok_rps=1000.0, planned_s=20.0, profile=path.name)])
     found = profile.breakdowns(runs, str(tmp_path))
     assert [(b.event, b.share(profile.JWT)) for b in found] == [("cpu", 0.3)]
-    cost = Cost("jwt-mysql", "reactive", 1000.0, 6, 0.2, 0.19, 0.21, 1, 1, 1, None, None, None)
+    cost = Cost("jwt-mysql", "reactive", 1000.0, 6, 0.2, 0.19, 0.21, 1, 1, 1, 6, True, None, None, None)
     table = breakdown_table(found, [cost], several=False)
     assert table.headers == ["scenario", "component", "reactive CPU ms", "reactive KB allocated"]
     rows = {row[1]: row for row in table.text_rows}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchlab.formatting import ratio
+from benchlab.formatting import TOO_FEW_REQUESTS, one_run, ratio
 from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded, versus_best,
                                       what_stopped)
 from benchlab.report.layout import Table, model_order, model_rank
@@ -55,7 +55,8 @@ def best_cell(best: str, tied: list[str]) -> str:
 
 def cost_cell(costs: list[Cost]) -> str:
     """'at 500/s: worker 0.718 ms; virtual 1.41x (1.31 to 1.52); reactive: not told apart; A/A floor x1.08': the
-    verdict's rate only (the highest every model ran); a clause per rate where runtimes' cost rates differ."""
+    verdict's rate only (the highest every model ran); a clause per rate where runtimes' cost rates differ. A ratio
+    from one pair of runs is its estimate and '1 run'; one whose costs are unsettled, 'too few requests to tell'."""
     costs = verdict_costs(costs, costs[0].scenario) if costs else []
     if not costs:
         return "-"
@@ -65,9 +66,12 @@ def cost_cell(costs: list[Cost]) -> str:
         # the others in the models' own order: two within the variation between apps may swap places from run to run
         cheapest, others = at[0], sorted(at[1:], key=lambda c: model_rank(c.model))
         told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
-        not_told = [c.model for c in others if not c.told_apart]
+        told += [f"{c.model} {one_run(ratio(c.ratio))}" for c in others if c.pairs == 1]
+        not_told = [c.model for c in others if not c.told_apart and c.ratio_unsettled is None]
+        too_few = [c.model for c in others if c.pairs > 1 and c.ratio_unsettled is not None]
         clauses.append(f"{'at' if not clauses else 'At'} {rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
-            f"; {joined(told, {NOT_TOLD_APART: not_told})}; {floor_text(cheapest)}" if others else ""))
+            f"; {joined(told, {NOT_TOLD_APART: not_told, TOO_FEW_REQUESTS: too_few})}; {floor_text(cheapest)}"
+            if others else ""))
     return ". ".join(clauses)
 
 

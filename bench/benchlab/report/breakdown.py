@@ -6,7 +6,7 @@ import math
 
 import plotly.graph_objects as go
 
-from benchlab.formatting import Fixed
+from benchlab.formatting import ONE_RUN, Fixed
 from benchlab.report.layout import Table
 from benchlab.results.cost import Cost, Gain
 from benchlab.results.profile import COMPONENTS, Breakdown
@@ -79,7 +79,7 @@ def gains_table(gains: list[Gain]) -> Table | None:
     if not gains:
         return None
     rows = [[g.scenario, f"{g.rate:g}/s", g.model, g.before, Fixed(g.before_ms, 3), Fixed(g.after_ms, 3),
-             f"{g.ratio - 1:+.1%}", f"{g.low - 1:+.1%} to {g.high - 1:+.1%}" if math.isfinite(g.high) else "-",
+             f"{g.ratio - 1:+.1%}", ONE_RUN if g.pairs == 1 else f"{g.low - 1:+.1%} to {g.high - 1:+.1%}" if math.isfinite(g.high) else "-",
              ", ".join(f"{r - 1:+.1%}" for r in g.per_app), str(g.failed)] for g in gains]
     return Table(f"This build ({gains[0].after}) against other builds: CPU per request",
                  ["scenario", "rate", "model", "other build", "its ms", "this build's ms", "change",

@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from benchlab.formatting import Fixed, num, percent, ratio
+from benchlab.formatting import TOO_FEW_REQUESTS, Fixed, num, percent, ratio
 from benchlab.model import SLO_MAX_BAD_SHARE, Limit, LoadKind, Stop
 from benchlab.report.layout import Table
 from benchlab.results import slo, why
@@ -92,6 +92,8 @@ def knee_vs_steady(cost: Cost | None, knee) -> str:
     if cost is None or knee is None or knee.app_cpu_ms_per_req != knee.app_cpu_ms_per_req \
             or knee.app_cpu_ms_per_req is None:
         return "-"
+    if cost.unsettled == TOO_FEW_REQUESTS:  # a ratio of a cost its runs do not bound says nothing either
+        return TOO_FEW_REQUESTS
     return f"{knee.app_cpu_ms_per_req / cost.cpu_ms:.2f}x ({knee.app_cpu_ms_per_req:.3f} vs {cost.cpu_ms:.3f} ms)"
 
 def repetitions(runs: pd.DataFrame, scenario: str) -> int:

@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from benchlab.formatting import Fixed, num, ratio
+from benchlab.formatting import ONE_RUN, Fixed, num, one_run, ratio
 from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table, model_color, model_order
 from benchlab.results import slo
@@ -22,11 +22,30 @@ def interval(low: float, high: float, digits: int = 2) -> str:
     return f"{low:.{digits}f} to {high:.{digits}f}" if high < math.inf else "no interval"
 
 
+def cost_interval(c: Cost) -> str:
+    """A cost's interval, or what stands for it where its runs do not bound it: '1 run', 'too few requests to tell'."""
+    return c.unsettled or interval(c.low, c.high, 3)
+
+
+def cost_with_interval(c: Cost) -> str:
+    """'0.287 (0.250 to 0.324)', or '0.287, 1 run' and '0.287, too few requests to tell' where the runs do not bound
+    it."""
+    return f"{c.cpu_ms:.3f}" + (f", {c.unsettled}" if c.unsettled else f" ({interval(c.low, c.high, 3)})")
+
+
+def versus_cheapest(c: Cost) -> str:
+    """'1.21x (1.19 to 1.23)' against the cheapest, ', not told apart' within the floor; '1.05x, 1 run' from one pair;
+    'too few requests to tell' where either cost is unsettled."""
+    if c.ratio == 1 and c.ratio_low == 1:
+        return "1 (cheapest)"
+    if (unsettled := c.ratio_unsettled) is not None:
+        return one_run(ratio(c.ratio)) if c.pairs == 1 else unsettled
+    return ratio(c.ratio, c.ratio_low, c.ratio_high) + ("" if c.told_apart else ", not told apart")
+
+
 def cost_table(costs: list[Cost]) -> Table:
     """Every model's cost at every cost rate; at the verdict's rate the A/A floor it is read against."""
-    rows = [[c.scenario, f"{c.rate:g}/s", c.model, Fixed(c.cpu_ms, 3), interval(c.low, c.high, 3),
-             "1 (cheapest)" if c.ratio == 1 and c.ratio_low == 1 else
-             ratio(c.ratio, c.ratio_low, c.ratio_high) + ("" if c.told_apart else ", not told apart"),
+    rows = [[c.scenario, f"{c.rate:g}/s", c.model, Fixed(c.cpu_ms, 3), cost_interval(c), versus_cheapest(c),
              floor_cell(c), Fixed(c.requests_per_core_s, 0), str(c.runs), Fixed(c.rss_mb, 0),
              Fixed(c.alloc_mb_per_s, 1), Fixed(c.k6_cpu_ms, 3)] for c in costs]
     return Table("Steady-state CPU per request", [
@@ -52,7 +71,7 @@ def floor_cell(c: Cost) -> str:
     if c.floor is None or c.ratio != 1:
         return "-"
     f = c.floor
-    return f"x{f.factor:.2f} ({f.model} twin {f.ratio:.2f}x, {interval(f.low, f.high)})"
+    return f"x{f.factor:.2f} ({f.model} twin {f.ratio:.2f}x, {interval(f.low, f.high) if f.runs > 1 else ONE_RUN})"
 
 
 def cost_by_rate_table(costs: list[Cost]) -> Table | None:
@@ -65,8 +84,7 @@ def cost_by_rate_table(costs: list[Cost]) -> Table | None:
     for (scenario, rate), g in frame.groupby(["scenario", "rate"], sort=False):
         at = dict(zip(g.model, g.itertuples()))
         rows.append([scenario, f"{rate:g}/s", str(int(g.runs.max())),
-                     *(f"{at[m].cpu_ms:.3f} ({interval(at[m].low, at[m].high, 3)})" if m in at else "-"
-                       for m in models)])
+                     *(cost_with_interval(at[m].cost) if m in at else "-" for m in models)])
     return Table("CPU per request against the rate", ["scenario", "rate", "runs", *models], rows,
                  "The app's CPU ms per successful request at each cost rate, with its 95 % interval. At a low rate a "
                  "request also pays for waking threads that a busy app keeps awake.")
@@ -75,7 +93,7 @@ def cost_by_rate_table(costs: list[Cost]) -> Table | None:
 def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
     """The costs of the scenarios measured at several rates, a row per scenario, model and rate (None: none were)."""
     frame = pd.DataFrame([dict(scenario=c.scenario, model=c.model, rate=c.rate, cpu_ms=c.cpu_ms, low=c.low,
-                               high=c.high, runs=c.runs) for c in costs])
+                               high=c.high, runs=c.runs, settled=c.unsettled is None, cost=c) for c in costs])
     if frame.empty:
         return None
     frame = frame[frame.groupby("scenario").rate.transform("nunique") > 1]
@@ -86,14 +104,14 @@ def by_rate(costs: list[Cost]) -> pd.DataFrame | None:
 
 def cost_by_rate_findings(costs: list[Cost]) -> list[str]:
     """Each model whose cost falls with the rate: its interval at the lowest rate above its interval at the
-    highest."""
+    highest, both settled."""
     frame = by_rate(costs)
     if frame is None:
         return []
     out = []
     for (scenario, model), g in frame.groupby(["scenario", "model"], sort=False):
         lowest, highest = g.loc[g.rate.idxmin()], g.loc[g.rate.idxmax()]
-        if lowest.rate < highest.rate and lowest.low > highest.high:
+        if lowest.rate < highest.rate and lowest.settled and highest.settled and lowest.low > highest.high:
             out.append(f"{scenario}, {model}: the cost falls with the rate, {lowest.cpu_ms:.3f} ms at "
                        f"{lowest.rate:g}/s, {highest.cpu_ms:.3f} ms at {highest.rate:g}/s "
                        f"({lowest.cpu_ms / highest.cpu_ms:.2f}x).")
@@ -110,7 +128,7 @@ def cost_by_rate_charts(costs: list[Cost]) -> list[str]:
         fig = go.Figure()
         for model, g in mine.groupby("model", sort=False):
             g = g.sort_values("rate")
-            above = (g.high - g.cpu_ms).replace(math.inf, math.nan)  # no interval: no bar, and a finite axis
+            above = (g.high - g.cpu_ms).where(g.settled)  # no bar where the table gives no interval; a finite axis
             fig.add_trace(go.Scatter(x=g.rate, y=g.cpu_ms, mode="lines+markers", name=model,
                                      line={"color": model_color(model)},
                                      error_y={"type": "data", "symmetric": False, "array": above,

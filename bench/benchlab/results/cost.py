@@ -1,7 +1,7 @@
 """What a request costs the app at steady state: its CPU per successful request at common rates (the cost runs), with
-Student's t intervals over the interleaved runs, and each model as a multiple of the cheapest (the mean of the log
-ratios of one repetition's runs). The A/A twin, a second app of one model, gives the noise floor a ratio is told apart
-beyond. Why these intervals: bench/README.md, "Reading the report"."""
+Student's t intervals over the interleaved runs, and each model as a multiple of the cheapest: the geometric mean of
+the ratios of one repetition's runs, with the t interval of their logs. The A/A twin, a second app of one model, gives
+the noise floor a ratio is told apart beyond. Why these intervals: bench/README.md, "Reading the report"."""
 from __future__ import annotations
 
 import math
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from benchlab.formatting import ONE_RUN, TOO_FEW_REQUESTS
 from benchlab.model import TWIN_SUFFIX, LoadKind
 
 LEVEL = 0.95
@@ -27,8 +28,8 @@ class Floor:
     scenario: str
     model: str  # the twin's model
     rate: float
-    runs: int
-    ratio: float  # the twin's CPU per request / the app's
+    runs: int  # the repetitions both ran
+    ratio: float  # the twin's CPU per request / the app's, over those repetitions (Paired)
     low: float  # its 95 % interval
     high: float
 
@@ -49,9 +50,11 @@ class Cost:
     cpu_ms: float  # the app's CPU ms per successful request: mean over the runs
     low: float  # its 95 % interval (Student's t over the runs)
     high: float
-    ratio: float  # cpu_ms / the cheapest model's at the same rate (1 for the cheapest)
+    ratio: float  # against the cheapest model at the same rate, over the repetitions both ran (Paired; 1: the cheapest)
     ratio_low: float
     ratio_high: float
+    pairs: int  # the repetitions the ratio is over
+    cheapest_settled: bool  # whether the cheapest one's cost is settled (unsettled()): a ratio of it is read only then
     rss_mb: float | None  # median of the runs' peak RSS
     alloc_mb_per_s: float | None  # median allocation rate
     k6_cpu_ms: float | None  # k6's CPU per request, median: what the load generator paid for the same requests
@@ -60,15 +63,33 @@ class Cost:
     ladder: str = ""  # the cost rates of its runtime, "250, 500, 1000": compared with the runtimes that ran the same
 
     @property
+    def unsettled(self) -> str | None:
+        """What stands in place of the cost's interval where its runs do not bound it, or None (unsettled())."""
+        return unsettled(self.runs, self.cpu_ms, self.low, self.high)
+
+    @property
+    def ratio_unsettled(self) -> str | None:
+        """The same for its ratio to the cheapest: ONE_RUN from one pair of runs, TOO_FEW_REQUESTS where either cost
+        is unsettled; None where the ratio can be read."""
+        if self.pairs < 2:
+            return ONE_RUN
+        return TOO_FEW_REQUESTS if self.unsettled or not self.cheapest_settled else None
+
+    @property
     def detectable(self) -> bool:
         """Whether the model's cost differs from the cheapest one's beyond the interval."""
         return not self.ratio_low <= 1 <= self.ratio_high
 
     @property
     def told_apart(self) -> bool:
-        """Whether the difference is also beyond the variation between two apps of one build (the A/A floor); without
-        a twin nothing is."""
-        return self.floor is not None and self.ratio_low > self.floor.factor
+        """Whether the difference is also beyond the variation between two apps of one build (the A/A floor), with
+        both costs settled; without a twin nothing is."""
+        return self.floor is not None and self.ratio_unsettled is None and self.ratio_low > self.floor.factor
+
+    @property
+    def undecided(self) -> bool:
+        """Whether its ratio's estimate lies beyond the A/A floor and its interval does not (more_verdict_runs)."""
+        return self.floor is not None and not self.told_apart and self.ratio > self.floor.factor
 
     @property
     def requests_per_core_s(self) -> float:
@@ -80,6 +101,27 @@ def per_run(rows: pd.DataFrame) -> pd.Series:
     """Each cost run's app CPU ms per successful request (the rows' figure is per finished request)."""
     ok = rows.requests - rows.errors
     return (rows.app_cpu_ms_per_req * rows.requests / ok.where(ok > 0)).astype(float)
+
+
+def k6_per_run(rows: pd.DataFrame) -> pd.Series:
+    """Each run's k6 CPU ms per successful request: what the load generator paid for the requests the app served."""
+    return (rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)).astype(float)
+
+
+def unsettled(runs: int, cost: float, low: float, high: float) -> str | None:
+    """What stands in place of a cost's interval where its runs do not bound it, or None: ONE_RUN, whose scatter from
+    run to run is unknown; TOO_FEW_REQUESTS where the interval is unbounded or wider than the cost itself. At 20/s,
+    two runs of 60 requests each gave "0.000 to 1.2 ms": the CPU clock's 10 ms ticks scatter them."""
+    if runs < 2:
+        return ONE_RUN
+    return TOO_FEW_REQUESTS if high - low > cost else None
+
+
+def cost_interval(values: np.ndarray) -> tuple[float, float]:
+    """The t interval of a cost's runs, from 0 at the lowest: a cost is not negative, whatever two scattered runs
+    allow."""
+    low, high = t_interval(values)
+    return max(0.0, low), high
 
 
 def t_interval(values: np.ndarray) -> tuple[float, float]:
@@ -96,10 +138,24 @@ def log_ratios(model: pd.Series, cheapest: pd.Series) -> np.ndarray:
     return np.log((model / cheapest).dropna().to_numpy())
 
 
-def ratio_interval(model: pd.Series, cheapest: pd.Series) -> tuple[float, float]:
-    """The interval of model / cheapest from the runs of the same repetition (Series indexed by repetition)."""
-    low, high = t_interval(log_ratios(model, cheapest))
-    return math.exp(low) if low > -math.inf else 0.0, math.exp(high) if high < math.inf else math.inf
+@dataclass(frozen=True)
+class Paired:
+    """A ratio of two sides' CPU per request over the repetitions both ran: the geometric mean of each repetition's
+    ratio, and the t interval of their logs. Estimate and interval from the same runs: a ratio of means over 4 runs
+    and 7 read 1.15x beside its paired interval of 1.18 to 1.26."""
+    ratio: float
+    low: float
+    high: float
+    pairs: int
+
+
+def paired(model: pd.Series, reference: pd.Series) -> Paired:
+    """model / reference from the runs of the same repetition (Series indexed by repetition); NaN where none paired."""
+    logs = log_ratios(model, reference)
+    low, high = t_interval(logs)
+    return Paired(float(np.exp(logs.mean())) if len(logs) else math.nan,
+                  math.exp(low) if low > -math.inf else 0.0, math.exp(high) if high < math.inf else math.inf,
+                  len(logs))
 
 
 def twins(runs: pd.DataFrame) -> pd.Series:
@@ -114,7 +170,7 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
     if rows.empty:
         return []
     rows["cpu_ms"] = per_run(rows)
-    rows["k6_ms"] = rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)
+    rows["k6_ms"] = k6_per_run(rows)
     if "runtime" not in rows:
         rows["runtime"] = ""
     # runtimes are compared where they ran the same cost rates: a block whose search moved its rates below a knee
@@ -131,17 +187,16 @@ def costs(runs: pd.DataFrame) -> list[Cost]:
         # one twin per runtime where the report compares runtimes' models as models: the widest floor holds for all
         floors = [f for _, g in twin_rows.groupby("model") if (f := a_a_floor(g, by_rep, scenario, float(rate)))]
         floor = max(floors, key=lambda f: f.factor, default=None)
-        cheapest = min(by_rep, key=lambda m: by_rep[m].mean())
-        for model in sorted(by_rep, key=lambda m: by_rep[m].mean()):
+        order = sorted(by_rep, key=lambda m: by_rep[m].mean())  # the cheapest first
+        bounds = {m: cost_interval(by_rep[m].to_numpy()) for m in order}
+        cheapest = by_rep[order[0]]
+        cheapest_settled = unsettled(len(cheapest), float(cheapest.mean()), *bounds[order[0]]) is None
+        for model in order:
             g, mean = at[at.model == model], float(by_rep[model].mean())
-            low, high = t_interval(by_rep[model].to_numpy())
-            low = max(0.0, low)  # a cost is not negative, whatever two scattered runs allow
-            ratio_low, ratio_high = (1.0, 1.0) if model == cheapest else ratio_interval(by_rep[model],
-                                                                                         by_rep[cheapest])
-            out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, low, high,
-                            mean / float(by_rep[cheapest].mean()), ratio_low, ratio_high,
-                            median(g.rss_peak_mb), median(g.alloc_mb_per_s), median(g.k6_ms), floor,
-                            str(g.runtime.iloc[0]), ladder))
+            vs = Paired(1.0, 1.0, 1.0, len(cheapest)) if model == order[0] else paired(by_rep[model], cheapest)
+            out.append(Cost(scenario, model, float(rate), len(by_rep[model]), mean, *bounds[model], vs.ratio, vs.low,
+                            vs.high, vs.pairs, cheapest_settled, median(g.rss_peak_mb), median(g.alloc_mb_per_s),
+                            median(g.k6_ms), floor, str(g.runtime.iloc[0]), ladder))
     return out
 
 
@@ -157,9 +212,8 @@ def a_a_floor(twin_rows: pd.DataFrame, by_rep: dict[str, pd.Series], scenario: s
     model = twin_rows.model.iloc[0].replace(TWIN_SUFFIX, "", 1)  # "virtual twin (jvm-cpu0.25)": "virtual (...)"
     if model not in by_rep or twin.empty:
         return None
-    low, high = ratio_interval(twin, by_rep[model])
-    paired = pd.concat([twin, by_rep[model]], axis=1, join="inner")
-    return Floor(scenario, model, rate, len(paired), float(twin.mean() / by_rep[model].mean()), low, high)
+    vs = paired(twin, by_rep[model])
+    return Floor(scenario, model, rate, vs.pairs, vs.ratio, vs.low, vs.high) if vs.pairs else None
 
 
 def verdict_costs(found: list[Cost], scenario: str) -> list[Cost]:
@@ -198,7 +252,7 @@ def more_verdict_runs(runs: pd.DataFrame, scenario: str, most: int) -> MoreRuns 
     rows["cpu_ms"] = per_run(rows)
     by_rep = by_repetition(rows)
     cheapest_runs = by_rep[found[0].model]
-    needed = {c.model: n for c in found[1:] if not c.told_apart
+    needed = {c.model: n for c in found[1:] if c.undecided
               and (n := runs_to_clear(log_ratios(by_rep[c.model], cheapest_runs), c.floor.factor, most))}
     if not needed:
         return None
@@ -209,8 +263,8 @@ def more_verdict_runs(runs: pd.DataFrame, scenario: str, most: int) -> MoreRuns 
 
 def runs_to_clear(logs: np.ndarray, floor: float, most: int) -> int | None:
     """The fewest paired runs whose interval of the ratio would clear the floor with POWER, were the mean and the
-    scatter of these log ratios the truth; None where the ratio is not beyond the floor or more than `most` runs
-    would be needed."""
+    scatter of these log ratios the truth (their mean is the ratio's estimate, Paired); None where the ratio is not
+    beyond the floor or more than `most` runs would be needed."""
     gap = logs.mean() - math.log(floor) if len(logs) >= 2 else 0.0
     if gap <= 0:
         return None
@@ -243,9 +297,10 @@ class Gain:
     after: str  # jvm, this build
     before_ms: float
     after_ms: float
-    ratio: float  # after / before: below 1 is a gain
-    low: float  # 95 % interval of the ratio over the runs' pairs (the k-th run of either build in a repetition)
+    ratio: float  # after / before over the runs' pairs (the k-th run of either build in a repetition, Paired)
+    low: float  # its 95 % interval
     high: float
+    pairs: int
     per_app: tuple[float, ...]  # the ratio of each repetition's pair of apps: the variation between apps
     failed: int  # failed requests in both builds' cost runs
 
@@ -259,11 +314,11 @@ def gains(runs: pd.DataFrame, before: str, after: str, cost_repeat: int) -> list
         side = {rt: g.groupby("repetition").cpu_ms.mean().dropna() for rt, g in at.groupby("runtime")}
         if set(side) != {before, after}:
             continue
-        low, high = ratio_interval(side[after], side[before])
+        vs = paired(side[after], side[before])
         apps = pd.DataFrame({"after": side[after], "before": side[before]}).dropna()
         apps["app"] = (apps.index - 1) // cost_repeat
         per_app = tuple(float(g["after"].mean() / g["before"].mean()) for _, g in apps.groupby("app"))
         out.append(Gain(scenario, model, float(rate), before, after, float(side[before].mean()),
-                        float(side[after].mean()), float(side[after].mean() / side[before].mean()), low, high,
-                        per_app, int(at.errors.sum())))
+                        float(side[after].mean()), vs.ratio, vs.low, vs.high, vs.pairs, per_app,
+                        int(at.errors.sum())))
     return out
