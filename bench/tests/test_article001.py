@@ -21,18 +21,21 @@ def windows(per_tag: dict[str, list[int]]) -> pd.DataFrame:
                          for tag, oks in per_tag.items() for t, ok in enumerate(oks)])
 
 
-def cell(runtime, variant, virtual_ok, worker_ok, pinned, where, trace, loads=(50,)):
-    """A JDK x driver cell: virtual and worker at each load, 20 s each, with per-second throughputs around the means."""
+def cell(runtime, variant, virtual_ok, worker_ok, pinned, where, trace, loads=(50,), reps=2):
+    """A JDK x driver cell: virtual and worker at each load, `reps` runs of 20 s each, with per-second throughputs
+    around the means."""
     rng = np.random.default_rng(7)
     specs, per_tag = [], {}
     for load in loads:
         for model, ok in (("virtual", virtual_ok), ("worker", worker_ok)):
-            tag = f"{runtime}-{variant}-{model}-{load}"
-            per_tag[tag] = list((ok + rng.normal(0, ok * 0.02, 20)).astype(int))
-            specs.append(dict(tag=tag, runtime=runtime, variant=variant, model=model, load=load, ok_rps=ok,
-                              requests=20 * ok, p50_ms=3.0, p99_ms=9.0 if model == "virtual" else 6.0,
-                              pinned=pinned if model == "virtual" else 0, pinned_where=where if model == "virtual" else None,
-                              pinned_trace=trace))
+            for rep in range(1, reps + 1):
+                tag = f"{runtime}-{variant}-{model}-{load}-r{rep}"
+                per_tag[tag] = list((ok + rng.normal(0, ok * 0.02, 20)).astype(int))
+                specs.append(dict(tag=tag, runtime=runtime, variant=variant, model=model, load=load, ok_rps=ok,
+                                  requests=20 * ok, p50_ms=3.0, p99_ms=9.0 if model == "virtual" else 6.0,
+                                  pinned=pinned if model == "virtual" else 0,
+                                  pinned_where=where if model == "virtual" else None, pinned_trace=trace,
+                                  repetition=rep))
     return specs, per_tag
 
 
@@ -45,6 +48,10 @@ def test_a_cell_that_pins_says_how_often_where_confirmed_and_what_it_cost():
     virtual_row = next(r for r in table.text_rows if r[3] == "virtual")
     assert virtual_row[7] == "9.00" and virtual_row[10:12] == ["400", "com.mysql.cj.protocol.ReadAheadInputStream.fill"]
     assert virtual_row[12].startswith("-32 % (-3") and virtual_row[13] == "-"  # against worker; no other driver
+    specs, per_tag = cell("jvm-jdk21", "connector-j-8.3.0", 1500, 2200, pinned=12_000, where="x.Y.z", trace=True,
+                          reps=1)
+    table, _ = article_001.view(rows(*specs), windows(per_tag), environment())
+    assert next(r for r in table.text_rows if r[3] == "virtual")[12] == "-32 %, 1 run"  # no interval from one run
 
 
 def test_equal_throughputs_are_no_detectable_difference_and_no_pins_without_a_trace_are_said_so():

@@ -66,12 +66,16 @@ def test_each_section_is_its_table_then_one_caption_of_at_most_three_sentences(r
 
 
 def test_every_difference_matches_its_means(rendered):
-    """A detectable difference '+N % (low to high %)' must be (model - fastest) / fastest of the two means shown."""
+    """A detectable difference '+N % (low to high %)', or one from one run '+N %, 1 run' (a run's seconds give no
+    interval), must be (model - fastest) / fastest of the two means shown."""
     md = rendered["md"]
     section = md[md.index("## Differences, with their uncertainty"):]
-    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and " % (" in line]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ")
+            and (" % (" in line or " %, 1 run" in line)]
     detectable = [r for r in rows if not r[6].startswith("none")]
-    assert rows and detectable
+    one_run = [r for r in rows if r[6].endswith(" %, 1 run")]
+    assert rows and one_run and set(map(tuple, one_run)) < set(map(tuple, detectable))
+    assert not [r for r in rows if re.fullmatch(r"(\S+) % \(\1 to \1 %\)", r[6])]  # never an interval of width 0
     for r in detectable:
         share = (float(r[4]) - float(r[5])) / float(r[5])
         assert abs(share * 100 - float(r[6].split(" %")[0])) <= max(1.0, 0.05 * abs(share) * 100)

@@ -43,8 +43,8 @@ def test_short_run_shorter_than_a_block():
 
 
 def test_small_detectable_difference_is_not_written_as_zero():
-    a = [np.full(20, 606.0) + np.linspace(0, 0.1, 20)]
-    b = [np.full(20, 604.0) + np.linspace(0, 0.1, 20)]
+    a = [np.full(20, 606.0) + np.linspace(0, 0.1, 20)] * 2
+    b = [np.full(20, 604.0) + np.linspace(0, 0.1, 20)] * 2
     text = stats.verdict("virtual", "worker", stats.difference(a, b), "mean latency", "ms")
     assert text.startswith("virtual mean latency is 0.3 % higher than worker")
 
@@ -63,6 +63,23 @@ def test_the_interval_covers_the_variation_between_runs():
     d = stats.difference([steady(100), steady(110), steady(120)], [steady(105), steady(112), steady(118)])
     assert not d.detectable
     assert d.low < -0.05 * d.reference and d.high > 0.03 * d.reference
-    # one run a side: only the variation within it, none here
-    one = stats.difference([steady(100)], [steady(105)])
-    assert one.detectable and one.low == one.high == -5
+
+
+
+def test_one_run_on_a_side_gives_the_difference_and_no_interval():
+    """Recorded in --compare: one run a side, and the bootstrap over its seconds read "+233 % (+233 to +233 %)". The
+    seconds of one run do not vary as runs do: the cell gives the estimate and "1 run"."""
+    steady = lambda level: np.full(20, float(level))  # noqa: E731
+    for a, b in (([steady(333)], [steady(100)]), ([steady(333)] * 3, [steady(100)])):
+        d = stats.difference(a, b)
+        assert not d.bounded and not d.detectable and d.estimate == 233
+        assert stats.share_text(d) == "+233 %, 1 run"
+        assert stats.verdict("B", "A", d, "mean latency", "ms") == (
+            "B mean latency (333 ms) is 233 % higher than A (100 ms), 1 run")
+    assert stats.difference([steady(333)] * 2, [steady(100)] * 2).bounded
+
+
+def test_a_drift_within_one_run_keeps_its_interval_from_the_runs_seconds():
+    rng = np.random.default_rng(3)
+    d = stats.within_run(110 + rng.normal(0, 1, 60), 100 + rng.normal(0, 1, 60))
+    assert d.bounded and d.detectable and d.low < d.estimate < d.high

@@ -1,5 +1,6 @@
 """bench/run --compare DIR_A DIR_B: per scenario, model and step, is B faster, slower or not detectably different
-from A (mean latency per second, block bootstrap), and the capacity at the SLO of each."""
+from A (mean latency per second, block bootstrap; from one run on a side, the difference alone), and the capacity at
+the SLO of each."""
 from __future__ import annotations
 
 from benchlab.results import slo, stats, table
@@ -30,5 +31,7 @@ def render(dir_a: str, dir_b: str) -> str:
         step = f"{load:g}/s" if kind == "open" else f"{load:g} VUs"
         word = "not detectably different from" if not d.detectable else "slower than" if d.estimate > 0 \
             else "faster than"
-        lines.append(f"{scenario} {model} {step}: B is {word} A — " + stats.verdict("B", "A", d, "mean latency", "ms"))
+        # from one run on a side the difference has no interval: the sentence says so, and no verdict precedes it
+        lines.append(f"{scenario} {model} {step}: " + (f"B is {word} A — " if d.bounded else "")
+                     + stats.verdict("B", "A", d, "mean latency", "ms"))
     return "\n".join(lines)

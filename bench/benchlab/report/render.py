@@ -56,8 +56,8 @@ def differences_table(runs: pd.DataFrame, win: pd.DataFrame) -> Table:
                                                          "failed + dropped", "fastest failed + dropped"], rows,
                  "Mean latency per second of each run, resampled in blocks of 5 s within each run, then the runs "
                  "drawn again (moving-block bootstrap, 2000 resamples). The difference is (model - fastest) / "
-                 "fastest; where its interval covers zero there is no detectable difference. With one repetition "
-                 "the interval covers the variation within the run only.")
+                 "fastest; where its interval covers zero there is no detectable difference. From one repetition "
+                 "on a side, no interval (\"1 run\"): the seconds of one run vary less than runs do.")
 
 
 def bad_count(rows: pd.DataFrame) -> str:

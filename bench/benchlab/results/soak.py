@@ -105,7 +105,7 @@ def drift(frame: pd.DataFrame) -> list[Drift]:
         last = frame.loc[frame["t"] >= last_start, series.column].dropna().to_numpy(dtype=float)
         if min(len(first), len(last)) < MIN_SECONDS:
             continue
-        d = stats.difference([last], [first])
+        d = stats.within_run(last, first)
         out.append(Drift(series, float(first.mean()), float(last.mean()), d.low, d.high))
     return out
 

@@ -88,8 +88,8 @@ def view(runs: pd.DataFrame, win: pd.DataFrame, env: Environment) -> tuple[Table
     note = ("Closed model, one k6 VU per connection; worker and reactive are the controls, since only virtual threads "
             "pin. Pins: JFR's jdk.VirtualThreadPinned per 1,000 requests, checked against the JVM's own trace on "
             "JDK 21 to 23; pinned in: the first frame outside the JDK. Differences in successful requests/s, with "
-            "95 % intervals from per-second windows resampled in blocks (the virtual model against the worker "
-            "model, and each against the earlier driver).")
+            "95 % intervals from per-second windows resampled in blocks, none from one run (the virtual model "
+            "against the worker model, and each against the earlier driver).")
     return Table("JDK x MySQL driver (article 001): pinned carriers and what they cost",
                  ["runtime", "driver", "connections", "model", "reps", "ok req/s", "p50 ms", "p99 ms", "failed",
                   "CPU ms/req", "pins per 1,000 req", "pinned in", "virtual vs worker",
