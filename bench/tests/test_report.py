@@ -163,7 +163,7 @@ def capacity_rows(rates: dict[str, dict[float, bool]], repetitions=2):
 def answer_row(runs, env=None):
     """The answer's cells of one scenario: best model, capacity, the others, what stopped the best."""
     env = env or environment(cores=2)
-    return answer.capacity_cells(runs, env, slo.capacities(runs), "jwt-mysql")
+    return answer.capacity_cells(runs, env, slo.capacities(runs, env.cores), "jwt-mysql")
 
 
 def test_one_repetition_claims_a_lead_only_beyond_the_variation_between_runs():
@@ -228,3 +228,41 @@ def test_each_core_scenario_shows_its_knees_second_by_second_and_what_they_cost(
         assert f"{scenario}: each model's run at its knee, second by second" in html
         assert f"{scenario}: p99 latency against the offered rate (diamond: each model's knee" in html
     assert "At each model's knee: CPU per request, memory and threads" in html
+
+
+def test_a_capacity_the_machine_or_k6_stopped_is_a_lower_bound_and_a_tie_there_is_the_rigs():
+    """Recorded: searches broke at 1,700 to 2,000/s with the machine's CPU or k6 over its level, not the app's budget.
+    Such a knee is the rig's: the answer gives the capacity as a lower bound, and a tie there as the ceiling's."""
+    import pandas as pd
+    from benchlab.report.charts import capacity_chart
+
+    def stopped_by(runs, model, **sampled):
+        broke = (runs.model == model) & (runs.errors > 0)
+        for column, value in sampled.items():
+            runs.loc[broke, column] = value
+        return runs
+    machine = dict(host_cpu_pct=95.0, app_cpu_pct=40.0, app_cpus=0.5)
+    runs = capacity_rows({"virtual": {1600: True, 1700: True, 1900: False},
+                          "reactive": {1600: True, 1900: False}, "worker": {200: True, 250: False}})
+    for model in ("virtual", "reactive"):
+        runs = stopped_by(runs, model, **machine)
+    runs = stopped_by(runs, "worker", worker_queue_max=40.0, host_cpu_pct=60.0)
+    best, capacity_cell, others, stopped = answer_row(runs)
+    assert (best, capacity_cell) == ("virtual, reactive (tied at the machine's ceiling)",
+                                     ">= 1700/s, the machine's ceiling")
+    assert others == "worker 0.12x (at most 0.15)"  # against a lower bound: how much lower, not how much higher
+    assert stopped.startswith("at 1900/s: machine CPU 95 % of all cores")
+    caps = slo.capacities(runs, 2)
+    assert {c.model: c.ceiling for c in caps} == {"virtual": "the machine's ceiling",
+                                                   "reactive": "the machine's ceiling", "worker": None}
+    assert "\\u003e= 1,700" in capacity_chart(caps, environment(cores=2))[0]  # ">=", as plotly escapes it
+    rows = capacity.capacity_table(runs, environment(cores=2), caps).text_rows
+    assert rows[0][:4] == ["jwt-mysql", "virtual", "1700/s", "1700 to 1900 (at least: the machine's ceiling)"]
+    # k6 stopped the best, reactive broke on its own pool within the interval: tied, not at a ceiling
+    runs = stopped_by(runs, "virtual", host_cpu_pct=60.0, k6_cpu_pct=190.0)
+    runs = stopped_by(runs, "reactive", host_cpu_pct=60.0, sql_queue_max=12.0)
+    best, capacity_cell, _, _ = answer_row(runs)
+    assert (best, capacity_cell) == ("virtual, reactive (tied)", ">= 1700/s, k6's ceiling")
+    # without the rig in the way, the same rates are a capacity with its interval
+    runs = stopped_by(runs, "virtual", k6_cpu_pct=20.0, app_cpu_pct=47.0)
+    assert answer_row(runs)[1] == "1700/s (1700 to 1900)"

@@ -82,3 +82,13 @@ def test_in_brief_the_first_resource_over_its_level_with_its_figure():
     assert why.brief({"worker_queue_max": 284, "host_cpu_pct": 99}, cores=2) == "worker pool starved: 284 queued"
     assert why.brief({"app_cpu_pct": 48, "app_cpus": 0.5}, cores=2) == "app CPU 96 % of its budget"
     assert why.brief({"gc_share_pct": 16.04}, cores=2) == "GC pauses 16.0 % of the run"
+
+
+def test_a_knee_k6_or_the_machine_set_is_the_rigs_ceiling_and_the_apps_own_limits_are_not():
+    assert why.ceiling({"k6_cpu_pct": 190, "app_cpu_pct": 40}, cores=2) == "k6's ceiling"
+    assert why.ceiling({"host_cpu_pct": 95, "app_cpu_pct": 40, "app_cpus": 0.5}, cores=2) == "the machine's ceiling"
+    # the app's budget, a queue or GC first: the model's own knee, whatever the machine did beside it
+    assert why.ceiling({"app_cpu_pct": 48, "app_cpus": 0.5, "host_cpu_pct": 86}, cores=2) is None
+    assert why.ceiling({"worker_queue_max": 3, "host_cpu_pct": 95}, cores=2) is None
+    assert why.ceiling({"gc_share_pct": 9.0, "host_cpu_pct": 86}, cores=2) is None
+    assert why.ceiling({"host_cpu_pct": 80}, cores=2) is None  # nearest is no limit

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 from benchlab.formatting import TOO_FEW_REQUESTS, one_run, ratio
-from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded, versus_best,
-                                      what_stopped)
+from benchlab.report.capacity import (HELD_AT_NO_RATE, ONE_RUN_FACTOR, capacity_text, repetitions, unbounded,
+                                      versus_best, what_stopped)
 from benchlab.report.layout import Table, model_order, model_rank
 from benchlab.results import slo
 from benchlab.results.cost import Cost, verdict_costs
@@ -39,18 +39,22 @@ def capacity_cells(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
     for c in sc[1:]:
         versus = versus_best(best, c, env, reps)
         if versus is None:
-            tied.append(c.model)
+            tied.append(c)
         elif versus == HELD_AT_NO_RATE:
             groups[versus].append(c.model)
         else:
             told.append(f"{c.model} {versus}")
-    return [best_cell(best.model, tied), capacity_text(best, env), joined(told, groups), what_stopped(runs, best, env)]
+    # tied where the rig stopped them all alike: the tie is k6's or the machine's, not the models'
+    at_ceiling = best.ceiling if all(c.ceiling == best.ceiling for c in tied) else None
+    return [best_cell(best.model, [c.model for c in tied], at_ceiling), capacity_text(best, env),
+            joined(told, groups), what_stopped(runs, best, env)]
 
 
-def best_cell(best: str, tied: list[str]) -> str:
+def best_cell(best: str, tied: list[str], ceiling: str | None = None) -> str:
     """'virtual', or 'virtual, reactive (tied)' where the others' capacities are not told apart from the best's: the
-    highest rate alone would name a winner that the next run may not repeat. Tied models in their own order."""
-    return f"{', '.join(model_order([best] + tied))} (tied)" if tied else best
+    highest rate alone would name a winner that the next run may not repeat. Tied models in their own order; 'tied at
+    the machine's ceiling' where k6 or the machine stopped each of them (Capacity.ceiling)."""
+    return f"{', '.join(model_order([best] + tied))} (tied{f' at {ceiling}' if ceiling else ''})" if tied else best
 
 
 def cost_cell(costs: list[Cost]) -> str:
@@ -93,9 +97,11 @@ def answer_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity],
     if not rows:
         return None
     one_run = any(repetitions(runs, c.scenario) == 1 for c in caps)
+    ceilings = any(c.ceiling for c in caps)
     return Table("The answer", HEADERS, rows, " ".join([
-        "Capacity: the highest arrival rate a model held its SLO at, up to the next step; the others as a multiple "
-        "of it, with the range both intervals allow.",
+        "Capacity: the highest arrival rate a model held its SLO at, up to the next step"
+        + ("; >= where k6 or the machine broke the next step, a ceiling of the rig, not the model's" if ceilings
+           else "") + "; the others as a multiple of it, with the range both intervals allow.",
         "Tied: the capacities' intervals overlap"
         + (f", or one repetition puts them within x{ONE_RUN_FACTOR:g} (runs vary that much here)" if one_run else "")
         + "; CPU per request not told apart: its ratio's interval reaches the A/A floor, a twin app's spread.",

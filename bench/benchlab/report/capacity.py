@@ -44,7 +44,7 @@ def capacity_table(runs: pd.DataFrame, env: Environment, caps: list[slo.Capacity
             top = c.rate == max(c.steps)
             bound = search_bound(env, scenario, c.model)
             interval = f"{c.low:g} to {c.high:g}" + (f" ({bound})" if bound else " (ladder top: at least)" if top
-                                                     else "")
+                                                     else f" (at least: {c.ceiling})" if c.ceiling else "")
             rows.append([scenario, c.model, f"{c.rate:g}/s" if c.rate else "none of the steps",
                          interval, Fixed(c.rate / best, 2) if best else None,
                          f"{num(c.rate / limit, 2)} ({num(c.low / limit, 2)} to {num(c.high / limit, 2)})"
@@ -106,9 +106,18 @@ def unbounded(c: slo.Capacity, env: Environment) -> bool:
     return c.rate == max(c.steps) or search_bound(env, c.scenario, c.model) is not None
 
 
+def lower_bound(c: slo.Capacity, env: Environment) -> bool:
+    """Whether the capacity is only a lower bound: no rate above it broke the SLO, or k6 or the machine broke it
+    (Capacity.ceiling), not the app. The model's own capacity lies at or above it."""
+    return unbounded(c, env) or c.ceiling is not None
+
+
 def capacity_text(c: slo.Capacity, env: Environment) -> str:
-    """'840/s (840 to 1000)', or '>= 50/s' where no rate above it broke the SLO."""
-    return f">= {c.rate:g}/s" if unbounded(c, env) else f"{c.rate:g}/s ({c.low:g} to {c.high:g})"
+    """'840/s (840 to 1000)'; '>= 50/s' where no rate above it broke the SLO, '>= 1700/s, the machine's ceiling'
+    where the rig did."""
+    if unbounded(c, env):
+        return f">= {c.rate:g}/s"
+    return f">= {c.rate:g}/s, {c.ceiling}" if c.ceiling else f"{c.rate:g}/s ({c.low:g} to {c.high:g})"
 
 
 # One repetition gives no run-to-run variation; three quick runs on the 2-core lab machine found one model's
@@ -122,8 +131,8 @@ def versus_best(best: slo.Capacity, other: slo.Capacity, env: Environment, reps:
     two are not told apart (overlapping intervals, or from one repetition closer than ONE_RUN_FACTOR)."""
     if not other.rate:
         return HELD_AT_NO_RATE
-    best_high = math.inf if unbounded(best, env) else best.high
-    other_high = math.inf if unbounded(other, env) else other.high
+    best_high = math.inf if lower_bound(best, env) else best.high
+    other_high = math.inf if lower_bound(other, env) else other.high
     if other_high > best.low or (reps == 1 and best.low < ONE_RUN_FACTOR * other_high):
         return None
     return ratio(other.rate / best.rate, other.low / best_high, other_high / best.low)
@@ -134,7 +143,7 @@ def what_stopped(runs: pd.DataFrame, c: slo.Capacity, env: Environment) -> str:
     if unbounded(c, env):
         return search_bound(env, c.scenario, c.model) or f"nothing: it held the top rate, {max(c.steps):g}/s"
     at = step_runs(runs, c)
-    row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
+    row = slo.peaks(at)
     failed, dropped = int(at.errors.sum()), int(at.dropped.sum())
     return (f"at {at.load.iloc[0]:g}/s: {why.brief(row, env.cores)}; p99 {num(at.p99_ms.median())} ms"
             + (f", {failed} failed" if failed else "") + (f", {dropped} dropped" if dropped else ""))
@@ -142,9 +151,8 @@ def what_stopped(runs: pd.DataFrame, c: slo.Capacity, env: Environment) -> str:
 
 def step_runs(runs: pd.DataFrame, c: slo.Capacity) -> pd.DataFrame:
     """The runs of the first step above a model's capacity, where it broke the SLO."""
-    above = min(s for s in c.steps if s > c.rate)
-    return runs[(runs.scenario == c.scenario) & (runs.model == c.model) & (runs.load_model == LoadKind.OPEN)
-                & (runs.load == above)]
+    return slo.breaking_step(runs[(runs.scenario == c.scenario) & (runs.model == c.model)
+                                  & (runs.load_model == LoadKind.OPEN)], c.rate)
 
 
 SEARCH_BOUNDS = {  # why a capacity search stopped without a rate that broke the SLO just above one that held
@@ -164,7 +172,7 @@ def reason(runs: pd.DataFrame, c: slo.Capacity, cores: int) -> str:
     if c.rate == max(c.steps):
         return f"held the SLO up to the highest step ({max(c.steps):g}/s)"
     at = step_runs(runs, c)
-    row = dict(at.max(numeric_only=True).to_dict(), scenario=c.scenario)
+    row = slo.peaks(at)
     failed, dropped = int(at.errors.sum()), int(at.dropped.sum())
     breach = (f"at {at.load.iloc[0]:g}/s, {int(at.requests.sum()) + dropped} requests: p99 {num(at.p99_ms.median())} ms"
               + (f", {failed} failed" if failed else "") + (f", {dropped} dropped" if dropped else ""))

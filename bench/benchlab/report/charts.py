@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchlab.model import LoadKind, app_busy
-from benchlab.report.capacity import knee_runs, unbounded
+from benchlab.report.capacity import knee_runs, lower_bound
 from benchlab.report.layout import model_color, model_order
 from benchlab.results import slo
 from benchlab.results.environment import Environment
@@ -15,21 +15,22 @@ from benchlab.results.table import median_rows
 
 
 def capacity_chart(caps: list[slo.Capacity], env: Environment) -> list[str]:
-    """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers; a capacity no rate
-    was seen to break above is labelled ">= N"."""
+    """Capacity at the SLO per model, as bars, one group per scenario, the interval as whiskers; a lower bound (no
+    rate was seen to break above it, or k6 or the machine broke the next step) is labelled ">= N"."""
     if not caps:
         return []
     fig = go.Figure()
     for model in model_order(c.model for c in caps):
         mine = [c for c in caps if c.model == model]
         fig.add_trace(go.Bar(x=[c.scenario for c in mine], y=[c.rate for c in mine], name=model,
-                             text=[f"{'>= ' if unbounded(c, env) else ''}{c.rate:,.0f}" for c in mine],
+                             text=[f"{'>= ' if lower_bound(c, env) else ''}{c.rate:,.0f}" for c in mine],
+                             hovertext=[c.ceiling or "" for c in mine],
                              textposition="inside", marker={"color": model_color(model)},
                              error_y={"type": "data", "symmetric": False, "array": [c.high - c.rate for c in mine],
                                       "arrayminus": [c.rate - c.low for c in mine]},
-                             hovertemplate="%{y:.0f}/s"))
-    fig.update_layout(title="Capacity at the SLO per model (requests/s; whiskers: the interval; >=: no rate above it "
-                            "broke the SLO)", barmode="group",
+                             hovertemplate="%{y:.0f}/s %{hovertext}"))
+    fig.update_layout(title="Capacity at the SLO per model (requests/s; whiskers: the interval; >=: a lower bound, "
+                            "no rate above it broke the SLO or the rig's ceiling did)", barmode="group",
                       height=380, yaxis_title="requests/s", yaxis_tickformat="~g", margin={"t": 50})
     return [fig.to_html(full_html=False, include_plotlyjs=False)]
 

@@ -12,7 +12,7 @@ import pandas as pd
 from benchlab.formatting import Fixed
 from benchlab.model import size_mb
 from benchlab.report.answer import best_cell
-from benchlab.report.capacity import capacity_text, repetitions, unbounded, versus_best
+from benchlab.report.capacity import capacity_text, lower_bound, repetitions, versus_best
 from benchlab.report.footprint import cold_start_summaries, rss_under_load, time_to_steady
 from benchlab.report.layout import Table
 from benchlab.results import slo
@@ -26,9 +26,9 @@ LABEL = re.compile(r"^(.*) \((.+)\)$")  # "virtual (native)": the model and its 
 
 def replicas(target: float, c: slo.Capacity, env: Environment) -> tuple[int, int | None, int]:
     """Replicas for the target load: (fewest the interval allows, at the capacity, most); None in the middle where the
-    capacity is unbounded (then the fewest is 1: any higher rate may hold)."""
+    capacity is a lower bound (then the fewest is 1: any higher rate may hold)."""
     most = math.ceil(target / c.rate)
-    if unbounded(c, env):
+    if lower_bound(c, env):
         return 1, None, most
     return math.ceil(target / c.high), most, math.ceil(target / c.low)
 

@@ -213,7 +213,7 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
     if runs.runtime.nunique() > 1:
         # each runtime's models are compared as models of their own: "virtual (container-jvm)"
         runs["model"] = runs.model + " (" + runs.runtime + ")"
-    caps = slo.capacities(runs)  # once per report, after the labelling: every view of capacity reads these
+    caps = slo.capacities(runs, env.cores)  # once per report, after the labelling: every view of capacity reads these
     costs = cost.costs(runs)
     out = []
     if (decided := decision_table(runs, env, caps)) is not None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchlab.model import SLO_MAX_BAD_SHARE, LoadKind
+from benchlab.results import why
 from benchlab.scenarios import slo_p99_ms
 
 
@@ -63,6 +64,7 @@ class Capacity:
     low: float  # lowest repetition's capacity
     high: float  # the first step above the highest repetition's capacity (the true capacity lies below it)
     steps: tuple[float, ...]
+    ceiling: str | None = None  # the rig's ceiling that broke the step above it (why.ceiling): then a lower bound
 
 
 def rep_capacity(passed: pd.Series) -> float:
@@ -75,8 +77,9 @@ def rep_capacity(passed: pd.Series) -> float:
     return capacity
 
 
-def capacities(table: pd.DataFrame) -> list[Capacity]:
-    """Per scenario and model, from the open-model rows of the tidy table."""
+def capacities(table: pd.DataFrame, cores: int | None = None) -> list[Capacity]:
+    """Per scenario and model, from the open-model rows of the tidy table. cores: the machine's, with which a knee k6
+    or the machine set is named (Capacity.ceiling); without them it is not."""
     open_rows = table[table["load_model"] == LoadKind.OPEN].copy()
     if open_rows.empty:
         return []
@@ -87,6 +90,20 @@ def capacities(table: pd.DataFrame) -> list[Capacity]:
         per_rep = [rep_capacity(r.set_index("load")["slo_ok"]) for _, r in g.groupby("repetition")]
         s = pd.Series(per_rep)
         above = [x for x in steps if x > s.max()]
-        out.append(Capacity(scenario, model, float(s.median()), float(s.min()),
-                            float(above[0]) if above else float(s.max()), steps))
+        rate = float(s.median())
+        broke = breaking_step(g, rate)
+        out.append(Capacity(scenario, model, rate, float(s.min()), float(above[0]) if above else float(s.max()),
+                            steps, why.ceiling(peaks(broke), cores) if cores and len(broke) else None))
     return out
+
+
+def breaking_step(rows: pd.DataFrame, rate: float) -> pd.DataFrame:
+    """A model's open-model rows at the first step above its capacity, where it broke the SLO (none: it held the
+    top)."""
+    above = rows.load[rows.load > rate]
+    return rows[rows.load == above.min()] if len(above) else rows.iloc[:0]
+
+
+def peaks(rows: pd.DataFrame) -> dict:
+    """The highest of each figure over a step's repetitions, as one row for why.py's rules."""
+    return dict(rows.max(numeric_only=True).to_dict(), scenario=rows.scenario.iloc[0])

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 
-
 class Level(Enum):
     """How a rule's threshold is computed where it is not a fixed number."""
     WAIT = "wait"  # anything waiting
@@ -22,6 +21,7 @@ class Rule:
     resource: str
     sentence: str  # formatted with the value
     brief: str  # the same in a few words, for the answer's table
+    ceiling: str = ""  # the rig's, where the resource is not the app's: a knee set there is a lower bound (ceiling())
 
 
 RULES = (
@@ -40,13 +40,13 @@ RULES = (
          "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (see "
          "quarkus.rest-client.downstream.connection-pool-size)", "REST client pool: {v:.0f} waiting"),
     Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU",
-         "k6 was the limit: {v:.0f} % CPU"),
+         "k6 was the limit: {v:.0f} % CPU", ceiling="k6's ceiling"),
     Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
     Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %",
          "downstream CPU {v:.0f} %"),
     Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %", "app CPU {v:.0f} %"),
     Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores",
-         "machine CPU {v:.0f} % of all cores"),
+         "machine CPU {v:.0f} % of all cores", ceiling="the machine's ceiling"),
     Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses", "GC pauses {v:.1f} % of the run"),
 )
 
@@ -83,6 +83,14 @@ def scores(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
 def saturated(row: dict, cores: int) -> list[tuple[float, Rule, float]]:
     """(score, rule, value) of every rule over its level, highest score first."""
     return [hit for hit in scores(row, cores) if hit[0] >= 1]
+
+
+def ceiling(row: dict, cores: int) -> str | None:
+    """The rig's ceiling a run met, "k6's ceiling" or "the machine's ceiling", where the first resource over its level
+    was k6's CPU or the machine's: a knee set there is the rig's, and the model's capacity lies at or above it. None
+    where the first was the app's own (its budget, GC, a pool, a queue), or none was over its level."""
+    hits = saturated(row, cores)
+    return (hits[0][1].ceiling or None) if hits else None
 
 
 def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
