@@ -282,3 +282,18 @@ def test_a_cost_its_runs_do_not_bound_is_too_few_requests_to_tell_and_so_is_its_
                       cost_runs({"virtual": [0.170, 0.172]}, rate=1000.0, twin=None)], ignore_index=True)
     assert cost_by_rate_table(costs(runs)).text_rows[0][3] == "0.600, too few requests to tell"
     assert cost_by_rate_findings(costs(runs)) == []
+
+
+def test_a_cost_run_where_k6_paid_more_per_request_than_the_app_is_listed_with_both_figures():
+    """Recorded, quick runs at 1,000/s: k6 spent 0.68 to 0.70 ms of CPU per JWT + MySQL request, over twice the app's
+    0.27 to 0.38 ms. On a shared machine the load generator then weighs on the figures as other processes do."""
+    from benchlab.report.steady import k6_notes
+    from benchlab.results.cost import K6AboveApp, k6_above_app
+    runs = cost_runs({"virtual": [0.17, 0.18, 0.17], "reactive": [0.14, 0.15, 0.14]}, twin=None)
+    runs["k6_cpu_pct"] = 3.0  # 0.1 ms per request at 300/s; reactive's last two runs paid less than that
+    runs.loc[(runs.model == "reactive") & (runs.repetition > 1), "app_cpu_ms_per_req"] = [0.08, 0.09]
+    assert k6_above_app(runs) == [K6AboveApp("jwt-mysql", "reactive", 300.0, 2, 0.1, 0.08),
+                                  K6AboveApp("jwt-mysql", "reactive", 300.0, 3, 0.1, 0.09)]
+    assert k6_notes(runs) == ["jwt-mysql, reactive at 300/s: k6 spent more CPU per request than the app in 2 of 3 "
+                              "cost runs, k6 0.100 ms against the app's 0.080 to 0.090 ms."]
+    assert k6_notes(runs.assign(k6_cpu_pct=1.0)) == []  # the app paid more in every run: nothing to say

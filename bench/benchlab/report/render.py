@@ -226,7 +226,8 @@ def sections(all_runs: pd.DataFrame, win: pd.DataFrame, env: Environment,
         out.append(Section(soaked.title, soaked, answer=True))
     out += scale_out.sections(env)  # its own answer: what a new replica meets, right after the models'
     if costs:
-        out.append(Section("Steady-state CPU per request", steady.cost_table(costs), steady.cost_notes(env)))
+        out.append(Section("Steady-state CPU per request", steady.cost_table(costs),
+                           steady.cost_notes(env) + steady.k6_notes(runs)))
     if (by_rate := steady.cost_by_rate_table(costs)) is not None:
         out.append(Section(by_rate.title, by_rate, steady.cost_by_rate_findings(costs),
                            steady.cost_by_rate_charts(costs)))

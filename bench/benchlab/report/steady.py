@@ -13,7 +13,7 @@ from benchlab.model import MODEL_COLORS, LoadKind, step_label
 from benchlab.report.layout import Table, model_color, model_order
 from benchlab.results import slo
 from benchlab.results.again import compiling, interference
-from benchlab.results.cost import Cost
+from benchlab.results.cost import Cost, k6_above_app
 from benchlab.results.environment import Environment
 
 
@@ -64,6 +64,26 @@ def cost_notes(env: Environment) -> list[str]:
     return ([f"{moved}: past a knee a run measures a backlog, not a cost." for moved in env.get("cost_rates_moved", [])]
             + [f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read again once, "
                f"after them all." for added in env.get("verdict_runs_added", [])])
+
+
+def k6_notes(runs: pd.DataFrame) -> list[str]:
+    """Per scenario, rate and model, the cost runs in which k6 paid more CPU per request than the app
+    (cost.k6_above_app), with both figures over those runs."""
+    found = k6_above_app(runs)
+    cost_runs = runs[runs.load_model == LoadKind.COST].groupby(["scenario", "load", "model"]).size()
+    out = []
+    for scenario, rate, model in dict.fromkeys((f.scenario, f.rate, f.model) for f in found):
+        mine = [f for f in found if (f.scenario, f.rate, f.model) == (scenario, rate, model)]
+        out.append(f"{scenario}, {model} at {rate:g}/s: k6 spent more CPU per request than the app in {len(mine)} "
+                   f"of {cost_runs[scenario, rate, model]} cost runs, k6 {span([f.k6_ms for f in mine])} ms against "
+                   f"the app's {span([f.app_ms for f in mine])} ms.")
+    return out
+
+
+def span(values: list[float]) -> str:
+    """'1.112 to 1.201', or '1.167' for one figure."""
+    low, high = f"{min(values):.3f}", f"{max(values):.3f}"
+    return low if low == high else f"{low} to {high}"
 
 
 def floor_cell(c: Cost) -> str:

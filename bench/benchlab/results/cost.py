@@ -108,6 +108,26 @@ def k6_per_run(rows: pd.DataFrame) -> pd.Series:
     return (rows.k6_cpu_pct * 10 / rows.ok_rps.where(rows.ok_rps > 0)).astype(float)
 
 
+@dataclass(frozen=True)
+class K6AboveApp:
+    """A cost run in which k6 spent more CPU per successful request than the app: the load generator then took more
+    of the shared cores than the app it measured, and weighed on its figures as other processes do."""
+    scenario: str
+    model: str
+    rate: float
+    repetition: int
+    k6_ms: float  # k6's CPU ms per successful request (k6_per_run)
+    app_ms: float  # the app's (per_run)
+
+
+def k6_above_app(runs: pd.DataFrame) -> list[K6AboveApp]:
+    """Every cost run, the twin's too, in which k6's CPU per successful request exceeded the app's."""
+    rows = runs[runs.load_model == LoadKind.COST]
+    app, k6 = per_run(rows), k6_per_run(rows)
+    return [K6AboveApp(r.scenario, r.model, float(r.load), int(r.repetition), float(k6[i]), float(app[i]))
+            for i, r in rows[k6 > app].iterrows()]
+
+
 def unsettled(runs: int, cost: float, low: float, high: float) -> str | None:
     """What stands in place of a cost's interval where its runs do not bound it, or None: ONE_RUN, whose scatter from
     run to run is unknown; TOO_FEW_REQUESTS where the interval is unbounded or wider than the cost itself. At 20/s,
