@@ -11,7 +11,8 @@ import time
 
 from benchlab.config import POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
-from benchlab.model import MODELS, SOAK_SHARE, Build, Jdk, Load, LoadKind, RuntimeSpec, Variant, size_mb
+from benchlab.model import (MODELS, SOAK_SHARE, Build, CpuSplit, Jdk, Load, LoadKind, RuntimeSpec, Variant, cpu_split,
+                            size_mb)
 from benchlab.plan.planner import USUAL_SEARCH_STEPS, make_plan, start_up_seconds
 from benchlab.results.profile import EVENTS as PROFILE_EVENTS
 from benchlab.project import ROOT
@@ -139,6 +140,9 @@ def add_runtime_options(p):
                    "the JVM sizes its heap from; 'none' for no limit (default: 512m for a list of sizes, else none)")
     p.add_argument("--target-load", metavar="RATE", default="5000", help="where runtimes are compared: the load "
                    "in requests/s that the report sizes each runtime's replicas, cores and GB for (default 5000)")
+    p.add_argument("--app-cpuset", metavar="LIST", help="the app's CPUs (taskset's list: 1, 4-7); k6, the database, "
+                   "the other services and the bench get the rest; none: every process on every CPU (default: the "
+                   "last ceil(N) CPUs of an app within N CPUs, where the machine has more)")
     p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
                    "(default 10; 100 is the kubelet's)")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
@@ -158,8 +162,6 @@ def add_app_and_k6_options(p):
     p.add_argument("--k6-dir", default=os.path.join(ROOT, "k6"), help="directory with the k6 scripts")
     p.add_argument("--live", action="store_true", help="watch each k6 run live in k6's web dashboard, "
                    "http://127.0.0.1:5665 (K6_WEB_DASHBOARD)")
-    p.add_argument("--pin", action="store_true", help="pin k6 and the app + database to separate cores (taskset; "
-                   "needs 4 cores or more, otherwise the report says it was not done)")
     p.add_argument("--flamegraph", choices=("cpu", "wall"), help="record an async-profiler flame graph of the app "
                    "per run (jvm runtime), as flamegraphs/<run>-<event>.html beside the report")
     p.add_argument("--profile", action="store_true", help="after the verdict's cost rate, one more run per model and "
@@ -202,6 +204,10 @@ def parse_args(argv) -> Config:
     sizes = any(spec.cpus is not None for spec in args.runtimes)
     args.app_cpus = None if sizes else app_cpus(p, args.app_cpus, os.cpu_count() or 1, bool(args.target))
     args.app_memory_mb = app_memory(p, args.app_memory, sizes, args.app_cpus is not None)
+    args.cpu_split = chosen_cpu_split(p, args, max((spec.cpus for spec in args.runtimes if spec.cpus is not None),
+                                                   default=args.app_cpus))
+    if args.cpu_split:
+        args.runtimes = tuple(dataclasses.replace(spec, cpuset=args.cpu_split.app) for spec in args.runtimes)
     if sizes:  # each pod's memory limit beside its CPUs
         args.runtimes = tuple(dataclasses.replace(spec, memory_mb=args.app_memory_mb) for spec in args.runtimes)
     args.target_load = target_load(p, args.target_load)
@@ -414,6 +420,18 @@ def pod_sizes(p, args, specs) -> list[RuntimeSpec]:
     if None in sizes:
         p.error("--app-cpus: a list of sizes in CPUs (0.25,0.5), without none")
     return [dataclasses.replace(spec, cpus=cpus) for spec in specs for cpus in sizes]
+
+
+def chosen_cpu_split(p, args, budget: float | None) -> CpuSplit | None:
+    """--app-cpuset: the app's CPUs and the rig's (model.cpu_split); none for an app started elsewhere."""
+    if args.target:
+        if args.app_cpuset not in (None, "none"):
+            p.error("--app-cpuset places the app the bench starts: not with --target")
+        return None
+    try:
+        return cpu_split(os.cpu_count() or 1, budget, args.app_cpuset)
+    except ValueError as e:
+        p.error(f"--app-cpuset {e}")
 
 
 def app_memory(p, given, sizes: bool, budget: bool) -> int | None:

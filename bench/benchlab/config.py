@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from benchlab.model import Load, MemoryCase, RuntimeSpec
+from benchlab.model import CpuSplit, Load, MemoryCase, RuntimeSpec
 
 # A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the floor at which the
 # container served every model, JWT + MySQL and the aggregation (docs/startup.md, "Memory in containers").
@@ -108,7 +108,7 @@ class Config:
     base_image: str | None
     jdk: str | None
     live: bool
-    pin: bool
+    cpu_split: CpuSplit | None  # the app's CPUs and the rig's (--app-cpuset); None: every process on every CPU
     flamegraph: str | None
     profile: bool  # --profile: each cost rate once more per model under async-profiler, CPU and allocation
     target: str | None  # an app started elsewhere: its base URL

@@ -3,6 +3,7 @@ module under scenarios/), the load kinds, and the typed records of the plan and 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+import math
 import re
 import shlex
 from enum import StrEnum
@@ -309,6 +310,56 @@ class RuntimeSpec:
             if m:
                 spec, rest = replace(spec, **{field: value(m.group(1))}), rest[m.end():]
         return replace(spec, build=Build(rest[1:], "")) if rest else spec
+
+
+def cpu_list(cpus: tuple[int, ...]) -> str:
+    """CPUs as taskset and cpuset write them: (0, 1, 2, 5) -> "0-2,5"."""
+    runs: list[list[int]] = []
+    for cpu in sorted(cpus):
+        if runs and cpu == runs[-1][-1] + 1:
+            runs[-1].append(cpu)
+        else:
+            runs.append([cpu])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def parse_cpu_list(text: str) -> tuple[int, ...]:
+    """A taskset list ("1", "4-7", "0,2-3") as sorted CPU numbers; ValueError for anything else."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)(?:-(\d+))?\s*", part)
+        if not m or (m.group(2) and int(m.group(2)) < int(m.group(1))):
+            raise ValueError(f"{text!r} is not a list of CPUs such as 1, 4-7 or 0,2-3")
+        cpus.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    return tuple(sorted(cpus))
+
+
+@dataclass(frozen=True)
+class CpuSplit:
+    """Which CPUs the app runs on, and which the rig: k6, the database, the downstream service, Redis, HAProxy and the
+    bench itself. The Quarkus perf lab gives each tier CPUs of its own: on shared CPUs, the CPU a model frees at its
+    knee goes to k6, and every model meets the same ceiling, the machine's."""
+    app: tuple[int, ...]
+    rig: tuple[int, ...]
+
+    def describe(self) -> str:
+        return (f"the app on CPU {cpu_list(self.app)}; k6, the database, the downstream service and the bench on CPU "
+                f"{cpu_list(self.rig)}")
+
+
+def cpu_split(machine_cpus: int, app_cpus: float | None, given: str | None) -> CpuSplit | None:
+    """--app-cpuset: the app's CPUs as given (a taskset list), none ("none": every process may run on every CPU), or
+    by default the last ceil(N) CPUs of a budgeted app (N: its largest budget) where the machine has more, the rest
+    the rig's. ValueError in one line where the list leaves the app or the rig no CPU."""
+    if given == "none" or (given is None and (app_cpus is None or math.ceil(app_cpus) >= machine_cpus)):
+        return None
+    app = parse_cpu_list(given) if given is not None else \
+        tuple(range(machine_cpus - math.ceil(app_cpus), machine_cpus))
+    rig = tuple(c for c in range(machine_cpus) if c not in app)
+    if app[-1] >= machine_cpus or not rig:
+        raise ValueError(f"{given}: CPUs of this machine's 0-{machine_cpus - 1}, leaving at least one to k6 and the "
+                         f"database")
+    return CpuSplit(app, rig)
 
 
 CPU_PER_REQUEST_MIN_APP_CPU_PCT = 50.0

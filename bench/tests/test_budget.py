@@ -141,13 +141,13 @@ def test_a_list_of_sizes_is_a_runtime_per_size_each_with_512_mb_unless_given(mon
     config = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5"])
     assert config.runtime_names == ("jvm-cpu0.25", "jvm-cpu0.5", "native-cpu0.25", "native-cpu0.5")
     assert config.app_cpus is None and config.app_memory_mb == 512
-    assert config.runtime("native-cpu0.25") == RuntimeSpec("native", cpus=0.25, memory_mb=512)
+    assert config.runtime("native-cpu0.25") == RuntimeSpec("native", cpus=0.25, memory_mb=512, cpuset=(1,))
     assert config.cpus_of(config.runtime("native-cpu0.25")) == 0.25
     assert config.size_labels["jvm-cpu0.5"] == "0.5 CPU, 512 MB"
     given = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5", "--app-memory", "1g"])
     assert given.app_memory_mb == 1024
     one = cli.parse_args(["--quick", "--app-memory", "768m"])  # one size keeps the runtimes' names
-    assert one.runtimes == (RuntimeSpec("jvm"),) and one.app_cpus == 0.5 and one.app_memory_mb == 768
+    assert one.runtimes == (RuntimeSpec("jvm", cpuset=(1,)),) and one.app_cpus == 0.5 and one.app_memory_mb == 768
     assert not one.sizes_compared and one.cpus_of(one.runtimes[0]) == 0.5
     assert cli.parse_args(["--quick"]).app_memory_mb is None
 

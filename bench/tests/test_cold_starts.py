@@ -16,7 +16,7 @@ from benchlab.run.provision import app as app_module
 def test_cold_starts_stop_once_they_took_the_budget(monkeypatch, firsts, budget, measured):
     config = types.SimpleNamespace(cold_starts=3, cold_start_budget=budget)
     state = types.SimpleNamespace(config=config, pm=types.SimpleNamespace(stop=lambda proc: None))
-    apps = app_module.Apps(state, cores=None)
+    apps = app_module.Apps(state)
     started = iter(firsts)
     monkeypatch.setattr(apps, "launch", lambda *a, **k: (types.SimpleNamespace(pid=1), next(started)))
     monkeypatch.setattr(app_module, "rss_mb", lambda pid: 200.0)

@@ -29,13 +29,13 @@ def test_a_heap_is_read_as_xmx_writes_it(text, mb):
 
 
 def test_each_heap_times_runtime_is_a_runtime_of_its_own():
-    args = cli.parse_args(["--quick", "--heap", "64m,1g", "--runtime", "jvm,container-jvm"])
+    args = cli.parse_args(["--quick", "--app-cpuset", "none", "--heap", "64m,1g", "--runtime", "jvm,container-jvm"])
     assert args.runtime_names == ("jvm-heap64m", "jvm-heap1g", "container-jvm-heap64m", "container-jvm-heap1g")
     assert args.runtime("container-jvm-heap64m") == RuntimeSpec("container-jvm", heap_mb=64)
     assert args.heap_labels == {"jvm-heap64m": "64 MB", "jvm-heap1g": "1024 MB", "container-jvm-heap64m": "64 MB",
                                 "container-jvm-heap1g": "1024 MB"}
     # the heaps take turns within each repetition, as the JDKs of --jdk do: a block each, one app start per block
-    jdks = cli.parse_args(["--quick", "--heap", "64m", "--jdk", "21,25"])
+    jdks = cli.parse_args(["--quick", "--app-cpuset", "none", "--heap", "64m", "--jdk", "21,25"])
     assert jdks.runtime_names == ("jvm-jdk21-heap64m", "jvm-jdk25-heap64m")
     assert jdks.runtime("jvm-jdk21-heap64m") == RuntimeSpec("jvm", jdk=Jdk(21), heap_mb=64)
 
@@ -193,7 +193,7 @@ def memory_search(tmp_path, monkeypatch, start):
     state = BenchState(config, None, SimpleNamespace(stop=lambda app, grace=15: stopped.append(app)),
                        env=Environment(cores=2))
     up = SimpleNamespace(app_props={}, child_env={}, tokens_file=None, sampled=lambda: {})
-    m = memory.Memory(state, FakeK6(), SimpleNamespace(cores=None), up, lambda heap, extra: FakeRuntime(), "/jdk")
+    m = memory.Memory(state, FakeK6(), SimpleNamespace(), up, lambda heap, extra: FakeRuntime(), "/jdk")
     monkeypatch.setattr(memory.Memory, "start", lambda self, rt, scenario, case, log_name: start(
         rt, os.path.join(state.logs, log_name)))
     monkeypatch.setattr(memory.Memory, "warm", lambda *args: None)

@@ -69,20 +69,20 @@ def test_the_recorded_test_datas_runtimes_read_back_under_the_same_names():
 
 
 def test_jdks_are_records_on_each_jdk():
-    config = cli.parse_args(["--quick", "--jdk", "21,25"])
+    config = cli.parse_args(["--quick", "--app-cpuset", "none", "--jdk", "21,25"])
     assert config.runtimes == (RuntimeSpec("jvm", jdk=Jdk(21)), RuntimeSpec("jvm", jdk=Jdk(25)))
     assert config.takes_turns
 
 
 def test_heaps_are_records_at_each_heap():
-    config = cli.parse_args(["--quick", "--heap", "64m,1g"])
+    config = cli.parse_args(["--quick", "--app-cpuset", "none", "--heap", "64m,1g"])
     assert config.runtimes == (RuntimeSpec("jvm", heap_mb=64), RuntimeSpec("jvm", heap_mb=1024))
     assert config.heap_labels == {"jvm-heap64m": "64 MB", "jvm-heap1g": "1024 MB"} and config.takes_turns
 
 
 def test_pod_sizes_are_records_with_their_cpus_and_memory(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    config = cli.parse_args(["--quick", "--app-cpus", "0.25,0.5"])
+    config = cli.parse_args(["--quick", "--app-cpuset", "none", "--app-cpus", "0.25,0.5"])
     assert config.runtimes == (RuntimeSpec("jvm", cpus=0.25, memory_mb=512),
                                RuntimeSpec("jvm", cpus=0.5, memory_mb=512))
     assert config.sizes_compared and not config.takes_turns and config.app_cpus is None
@@ -91,7 +91,7 @@ def test_pod_sizes_are_records_with_their_cpus_and_memory(monkeypatch):
 
 def test_builds_are_records_beside_this_build(tmp_path):
     (tmp_path / "quarkus-run.jar").write_text("")
-    config = cli.parse_args(["--quick", "--builds", f"before={tmp_path} -Xmn128m"])
+    config = cli.parse_args(["--quick", "--app-cpuset", "none", "--builds", f"before={tmp_path} -Xmn128m"])
     assert config.runtimes == (RuntimeSpec("jvm"),
                                RuntimeSpec("jvm", build=Build("before", str(tmp_path), ("-Xmn128m",))))
     assert config.runtime("jvm-before").build.spec == f"{tmp_path} -Xmn128m" and config.takes_turns
@@ -100,6 +100,6 @@ def test_builds_are_records_beside_this_build(tmp_path):
 
 
 def test_one_runtime_is_a_plain_record_within_the_runs_budget():
-    config = cli.parse_args(["--quick"])
+    config = cli.parse_args(["--quick", "--app-cpuset", "none"])
     assert config.runtimes == (RuntimeSpec("jvm"),) and config.runtime_names == ("jvm",)
     assert config.cpus_of(config.runtime("jvm")) == 0.5 and not config.takes_turns and not config.sizes_compared

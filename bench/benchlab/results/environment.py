@@ -347,7 +347,7 @@ class Environment(Facts):
     target_load: float = fact(config="target_load", missing=5000.0)  # the load the decision table sizes replicas for
     database: str = fact(setting=True, config="database")
     target: str | None = fact(setting=True, config="target")
-    pinning: str = fact(setting=True, missing=None)
+    pinning: str = fact(setting=True, missing=None)  # which CPUs the app and the rig ran on (--app-cpuset)
     cores: int = fact(setting=True, missing=1)
     cpu_model: str | None = fact(setting=True)
     memory_gib: float = fact(setting=True)

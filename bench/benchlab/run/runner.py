@@ -20,7 +20,7 @@ from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler,
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import Interrupted, ProcessManager, install_signal_handlers, log, run_checked
-from benchlab.run.provision import budget, drivers, health, heaps, jvm, machine, pinning, runtimes
+from benchlab.run.provision import budget, drivers, health, heaps, jvm, machine, runtimes
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, jwt_mysql, variant_of
@@ -36,9 +36,7 @@ class Bench:
 
     def __init__(self, config: Config, plan: Plan):
         self.state = BenchState(config, plan, ProcessManager())
-        split = pinning.split_cores(os.cpu_count() or 1) if config.pin else None
-        self.k6_cores, app_cores = split if split else (None, None)
-        self.apps = Apps(self.state, app_cores)
+        self.apps = Apps(self.state)
         self.k6 = None  # K6Runs, once k6 is found or installed
 
     @property
@@ -53,12 +51,13 @@ class Bench:
         try:
             java_home = machine.find_java_home()
             k6_exe = k6tool.find_or_install_k6(ROOT, state.logs)
-            self.k6 = K6Runs(state, k6_exe, self.k6_cores)
+            self.k6 = K6Runs(state, k6_exe)
             if config.live:
                 log("--live: each k6 run serves its web dashboard on http://127.0.0.1:5665 while it runs")
             state.env = machine.environment(java_home, k6tool.k6_version(k6_exe))
             self.env.copy_settings(config)
-            self.env.update(pinning=pinning.describe(config.pin, os.cpu_count() or 1),
+            self.env.update(pinning=config.cpu_split.describe() if config.cpu_split else
+                            "none: the app, k6, the database and the other services share every CPU",
                             planned_seconds=round(state.plan.planned_seconds()),
                             planned_seconds_at_most=round(state.plan.planned_seconds(upper_bound=True)),
                             planned_start_up_seconds=round(start_up_seconds(len(config.runtimes), config.cold_starts,
@@ -156,7 +155,8 @@ class Bench:
             if cpus not in made:
                 name = f"concurrency-lab-bench-{config.port}" + (f"-cpu{cpus:g}" if config.sizes_compared else "")
                 made[cpus] = budget.make(cpus, name, os.cpu_count() or 1, period_us=round(config.app_cpu_period * 1000),
-                                         memory_mb=config.app_memory_mb, strict=config.sizes_compared)
+                                         memory_mb=config.app_memory_mb, strict=config.sizes_compared,
+                                         cpuset=config.cpu_split.app if config.cpu_split else None)
                 log(f"the app's CPU budget: {made[cpus].describe()}")
             chosen = made[cpus]
             if not chosen.applied:
@@ -173,6 +173,10 @@ class Bench:
     def run_local(self, java_home, workdir) -> int:
         state = self.state
         rts, app_dirs = self.prepare(java_home)
+        if state.config.cpu_split:
+            # The builds are done: from here on the bench, and every process it starts but the app (k6, the database,
+            # the downstream service, Redis, HAProxy), runs on the rig's CPUs.
+            os.sched_setaffinity(0, state.config.cpu_split.rig)
         up = self.apps.start_services(java_home, workdir)
         steps = Steps(state, self.k6, up.sampled())
         jfr_dir = os.path.join(state.logs, "jfr")
@@ -345,7 +349,8 @@ class Bench:
         cpus = SCENARIOS[block[0].scenario].scale_out_cpus
         pods = [budget.make(cpus, f"concurrency-lab-bench-{config.port}-replica{n}", os.cpu_count() or 1,
                             period_us=round(config.app_cpu_period * 1000),
-                            memory_mb=config.app_memory_mb or POD_MEMORY_MB, strict=True) for n in (1, 2)]
+                            memory_mb=config.app_memory_mb or POD_MEMORY_MB, strict=True,
+                            cpuset=config.cpu_split.app if config.cpu_split else None) for n in (1, 2)]
         replicas = [in_pod(rt, pod) for pod in pods]
         own = state.budgets.get(rt.name)
         state.budgets[rt.name] = pods[0]

@@ -72,8 +72,8 @@ def curve_scenario(tokens: bool) -> str:
 class K6Runs:
     """k6 runs of one benchmark: warm-ups, the warm-up curve and measured runs."""
 
-    def __init__(self, state: BenchState, k6_exe, cores):
-        self.state, self.k6_exe, self.cores = state, k6_exe, cores
+    def __init__(self, state: BenchState, k6_exe):
+        self.state, self.k6_exe = state, k6_exe
         self.k6_proc = None  # the k6 of the moment, whose CPU the sampler reads
         self.profiler = None  # --flamegraph: one flame graph per run of the app on the host JVM
         self.stacks = None  # --profile: the profiled runs' collapsed stacks
@@ -91,7 +91,7 @@ class K6Runs:
                                        k6_env(base_url, run, seconds, config, tokens_file),
                                        os.path.join(self.state.out, "k6", f"{name}.json"),
                                        os.path.join(self.state.logs, f"k6-{name}.log"), config.port + 2,
-                                       csv_path=csv_path, cores=self.cores)
+                                       csv_path=csv_path)
         return self.k6_proc
 
     def wait(self, proc, seconds, run: PlannedRun | None = None) -> int:

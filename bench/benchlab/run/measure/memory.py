@@ -22,7 +22,7 @@ from benchlab.results.environment import HeapSearchRecord, HeldBytesRecord
 from benchlab.run.measure.k6runs import K6Runs
 from benchlab.run.measure.steps import Block, Steps
 from benchlab.run.procs import log
-from benchlab.run.provision import health, heaps, pinning
+from benchlab.run.provision import health, heaps
 from benchlab.run.provision.jvm import NMT, jcmd_out, nmt_areas
 from benchlab.run.provision.app import Apps, Services
 from benchlab.run.state import BenchState
@@ -134,8 +134,6 @@ class Memory:
         except RuntimeError:
             self.state.pm.stop(proc)
             raise
-        if self.apps.cores and getattr(proc, "pgid", None):
-            pinning.pin_group(proc.pgid, self.apps.cores)
         return proc
 
     def warm(self, app, rt, scenario, case: MemoryCase, model, label) -> None:

@@ -1,5 +1,5 @@
 """The app's life cycle in a benchmark: what it needs (database, tokens, the downstream service with the gateway's
-backends, Redis), then its starts: measured ones, cold ones and restarts, each pinned to the app's cores with --pin."""
+backends, Redis), then its starts: measured ones, cold ones and restarts, each on the app's CPUs (--app-cpuset)."""
 import concurrent.futures
 import dataclasses
 import os
@@ -7,7 +7,7 @@ import time
 
 from benchlab.project import NO_DRAIN_PROPS, ROOT, rss_mb
 from benchlab.run.procs import log
-from benchlab.run.provision import health, pinning, runtimes, services
+from benchlab.run.provision import health, runtimes, services
 from benchlab.run.state import BenchState
 from benchlab.scenarios import SCENARIOS, variant_of
 
@@ -31,8 +31,8 @@ class Services:
 
 
 class Apps:
-    def __init__(self, state: BenchState, cores):
-        self.state, self.cores = state, cores
+    def __init__(self, state: BenchState):
+        self.state = state
 
     def start_services(self, java_home, workdir) -> Services:
         """Database, tokens and the downstream service (which seeds the users), and Redis where a variant needs it."""
@@ -66,10 +66,6 @@ class Apps:
             redis, up.redis_url = services.start_redis(pm, java_home, self.state.logs)
             up.redis = redis
             log(f"Redis ready: {up.redis_url}")
-        if self.cores:
-            for proc in (db, up.downstream, redis):
-                if proc is not None:
-                    pinning.pin_group(proc.pgid, self.cores)
         return up
 
     def gateway(self) -> bool:
@@ -121,8 +117,6 @@ class Apps:
         finally:
             if budget is not None:
                 budget.restore(proc.pid if proc is not None else None)
-        if self.cores and getattr(proc, "pgid", None):
-            pinning.pin_group(proc.pgid, self.cores)
         return proc, first
 
     def cold_starts(self, rt, java_home, up: Services) -> list[dict]:

@@ -8,6 +8,8 @@ import math
 import os
 from dataclasses import dataclass
 
+from benchlab.model import cpu_list
+
 CGROUP_ROOT = "/sys/fs/cgroup"
 # The bench's CFS period. The kubelet's is 100 ms: at 0.5 CPU an app that spent its quota early then waits up to 50 ms,
 # as long as the jwt-mysql SLO, so that one such wait in a 6 s step decides its p99 and two quick runs found the same
@@ -30,6 +32,9 @@ class CpuBudget:
     period_us: int = PERIOD_US
     memory_mb: int | None = None  # the memory limit (a pod's), in MB; None: none
     memory_group: str | None = None  # cgroup v1's group in the memory hierarchy (v2: the group itself)
+    # The CPUs the app may run on (--app-cpuset), as the static CPU manager policy gives a pod; the rig has the others.
+    # A warm-up lifts the quota, not the CPU set. None: any.
+    cpuset: tuple[int, ...] | None = None
 
     @property
     def applied(self) -> bool:
@@ -48,13 +53,13 @@ class CpuBudget:
         return [f"-XX:ActiveProcessorCount={self.processors}", *heap]
 
     def enter(self) -> None:
-        """In the app's process before it execs (subprocess' preexec_fn): into the group, or onto the CPUs."""
+        """In the app's process before it execs (subprocess' preexec_fn): into the group and onto its CPU set, or
+        onto the CPUs."""
         if self.how.startswith("cgroup"):
             write(self.group, "cgroup.procs", os.getpid())
             if self.memory_group:
                 write(self.memory_group, "cgroup.procs", os.getpid())
-        elif self.how == "taskset":
-            os.sched_setaffinity(0, self.cores)
+        on_cpus(self.cores if self.how == "taskset" else self.cpuset)()
 
     def lift(self, pid: int | None = None) -> None:
         """No limit: the whole machine, for a warm-up. pid: the app's (taskset's mask is per thread)."""
@@ -78,9 +83,10 @@ class CpuBudget:
     def describe(self) -> str:
         if self.how.startswith("cgroup"):
             memory = f"; a memory limit of {self.memory_mb} MB" if self.memory_mb else ""
+            cpuset = f" on CPU {cpu_list(self.cpuset)}" if self.cpuset else ""
             return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * self.period_us)} us per {self.period_us} us "
-                    f"({self.how}, {self.group}){memory}; the JVM sees {self.processors} processor(s); warm-ups lift "
-                    f"the quota")
+                    f"({self.how}, {self.group}){cpuset}{memory}; the JVM sees {self.processors} processor(s); "
+                    f"warm-ups lift the quota")
         if self.how == "taskset":
             return (f"{self.cpus:g} CPU: CPUs {','.join(map(str, self.cores))} (an affinity mask, as taskset sets "
                     f"it); the JVM sees {self.processors} processor(s); warm-ups lift it")
@@ -90,6 +96,14 @@ class CpuBudget:
         for group in (self.group, self.memory_group):
             if group:
                 remove_group(group)
+
+
+def on_cpus(cpus: tuple[int, ...] | None):
+    """A preexec_fn that puts the process on these CPUs (None: every CPU of the machine), whatever its parent's mask:
+    the bench itself runs on the rig's CPUs, and an app started from it would inherit them."""
+    def enter() -> None:
+        os.sched_setaffinity(0, cpus or range(os.cpu_count() or 1))
+    return enter
 
 
 def write(directory: str, name: str, value) -> None:
@@ -180,11 +194,11 @@ def alongside(own: CpuBudget | None, suffix: str, root: str = CGROUP_ROOT) -> Cp
     if own is None or not own.how.startswith("cgroup"):
         return own
     return make(own.cpus, f"{os.path.basename(own.group)}-{suffix}", os.cpu_count() or 1, root, period_us=own.period_us,
-                memory_mb=own.memory_mb, strict=True)
+                memory_mb=own.memory_mb, strict=True, cpuset=own.cpuset)
 
 
 def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, period_us: int = PERIOD_US,
-         memory_mb: int | None = None, strict: bool = False) -> CpuBudget:
+         memory_mb: int | None = None, strict: bool = False, cpuset: tuple[int, ...] | None = None) -> CpuBudget:
     """The budget as this machine can apply it: a group named `name` (one left by a killed bench removed first),
     else whole CPUs, else none with the reason. A memory limit, and `strict` (a pod size), need the cgroup: without it,
     RuntimeError in one line."""
@@ -192,7 +206,7 @@ def make(cpus: float, name: str, machine_cores: int, root: str = CGROUP_ROOT, pe
     if found:
         how, parent = found
         group = os.path.join(parent, name)
-        budget = CpuBudget(cpus, how, group=group, period_us=period_us)
+        budget = CpuBudget(cpus, how, group=group, period_us=period_us, cpuset=cpuset)
         try:
             remove_group(group)
             os.makedirs(group, exist_ok=True)

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import time
 
+from benchlab.model import cpu_list
 from benchlab.run import probe
 from benchlab.run.procs import Container, log
 from benchlab.run.provision import jvm
@@ -138,6 +139,8 @@ class ContainerRuntime(Runtime):
         lim = self.limits()
         if lim.get("cpus"):
             argv += ["--cpus", str(lim["cpus"])]
+        if self.cpuset:  # the container's cgroup, not the bench's mask (the rig's CPUs), says where it runs
+            argv += ["--cpuset-cpus", cpu_list(self.cpuset)]
         if lim.get("memory"):
             argv += ["--memory", str(lim["memory"])]
         # Secrets from the bench's environment (JWT_SECRET) are passed by name: not visible in `ps`.

@@ -8,6 +8,7 @@ import re
 from benchlab.project import AOT_OPTIONS
 from benchlab.run import probe
 from benchlab.run.provision import jvm
+from benchlab.run.provision.budget import on_cpus
 
 
 class Runtime:
@@ -15,6 +16,7 @@ class Runtime:
     container = False
     java_home = None  # the JDK it runs on when not the bench's own (--jdk)
     budget = None  # the app's CPU budget (provision/budget.py), where one applies: every start runs within it
+    cpuset = None  # the CPUs its app runs on (--app-cpuset); None: every CPU
 
     def __init__(self, options=None):
         self.options = options or {}
@@ -33,7 +35,12 @@ class Runtime:
     def start(self, pm, root, java_home, port, props, env, log_path):
         """Starts the app; returns a handle with alive(), pid, log_path, exit_info() (procs.Managed or Container)."""
         return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env, cwd=root,
-                        before_exec=self.budget.enter if self.budget else None)
+                        before_exec=self.before_exec())
+
+    def before_exec(self):
+        """What the app's process does before it execs: join the budget, else take the app's CPUs (or all of them)
+        rather than the bench's own, the rig's."""
+        return self.budget.enter if self.budget else on_cpus(self.cpuset)
 
     def probe(self, app):
         """What the sampler reads: the app's main process in /proc (and its cgroup for containers)."""
@@ -148,7 +155,7 @@ class JvmAotRuntime(JvmRuntime):
 
     def start(self, pm, root, java_home, port, props, env, log_path):
         return pm.start(f"app ({self.name})", self.command(root, java_home, port, props), log_path, env=env,
-                        cwd=self.app_dir(root), before_exec=self.budget.enter if self.budget else None)
+                        cwd=self.app_dir(root), before_exec=self.before_exec())
 
     def describe(self, root, java_home):
         return (f"jvm-aot: cd target/quarkus-app && {os.path.join(java_home, 'bin', 'java')} "

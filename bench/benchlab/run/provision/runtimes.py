@@ -30,6 +30,7 @@ def make(spec: RuntimeSpec, options=None):
     if spec.jdk:
         runtime.java_home = spec.jdk.home or jdk_home(spec.jdk.version)
     runtime.name = spec.name
+    runtime.cpuset = spec.cpuset
     return runtime
 
 
