@@ -72,7 +72,7 @@ def cost_cell(costs: list[Cost]) -> str:
         told = [f"{c.model} {ratio(c.ratio, c.ratio_low, c.ratio_high)}" for c in others if c.told_apart]
         told += [f"{c.model} {one_run(ratio(c.ratio))}" for c in others if c.pairs == 1]
         not_told = [c.model for c in others if not c.told_apart and c.ratio_unsettled is None]
-        too_few = [c.model for c in others if c.pairs > 1 and c.ratio_unsettled is not None]
+        too_few = [c.model for c in others if c.pairs != 1 and c.ratio_unsettled is not None]
         clauses.append(f"{'at' if not clauses else 'At'} {rate:g}/s: {cheapest.model} {cheapest.cpu_ms:.3f} ms" + (
             f"; {joined(told, {NOT_TOLD_APART: not_told, TOO_FEW_REQUESTS: too_few})}; {floor_text(cheapest)}"
             if others else ""))

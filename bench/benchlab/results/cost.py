@@ -70,10 +70,10 @@ class Cost:
     @property
     def ratio_unsettled(self) -> str | None:
         """The same for its ratio to the cheapest: ONE_RUN from one pair of runs, TOO_FEW_REQUESTS where either cost
-        is unsettled; None where the ratio can be read."""
-        if self.pairs < 2:
+        is unsettled (or no repetition paired them); None where the ratio can be read."""
+        if self.pairs == 1:
             return ONE_RUN
-        return TOO_FEW_REQUESTS if self.unsettled or not self.cheapest_settled else None
+        return TOO_FEW_REQUESTS if self.pairs < 2 or self.unsettled or not self.cheapest_settled else None
 
     @property
     def detectable(self) -> bool:
