@@ -491,6 +491,10 @@ class RunRow:
     # step is measured again (run/measure/steps.py).
     other_cpu_pct: float | None = None
     steal_cpu_pct: float | None = None  # what the hypervisor kept from this virtual machine (% of one core)
+    # The rig's CPUs (k6, the database, the services, the bench; --app-cpuset): how many, and how busy they were, all
+    # of them together = 100. None: no CPU split, every process on every CPU.
+    rig_cpus: int | None = None
+    rig_cpu_pct: float | None = None
     attempt: int = 1  # the measurement of this step it is: 2 after a breach to confirm or other processes' load
     remeasured: str | None = None  # why this step was measured again (attempt 2 and later)
     superseded: bool = False  # a later attempt at the same step replaced this one: kept, but not read as the step

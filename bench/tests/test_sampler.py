@@ -1,4 +1,5 @@
 """The sampler's reading of the app's /lab/saturation: the series it sums into its columns."""
+from benchlab.run.measure import sampler
 from benchlab.run.measure.sampler import metric_values
 
 JVM = """# TYPE jvm_gc_pause_seconds summary
@@ -26,3 +27,10 @@ def test_the_executables_gc_pauses_come_from_its_collectors_time():
     values = metric_values(NATIVE)
     assert values["gc_pause_seconds"] == 1.5 and "gc_pause_count" not in values
     assert values["heap_used_bytes"] == 1048576.0
+
+
+def test_the_rigs_busy_share_is_the_mean_over_its_own_cpus():
+    from types import SimpleNamespace as Cpu
+    per_cpu = [Cpu(idle=10.0, iowait=0.0), Cpu(idle=90.0, iowait=5.0), Cpu(idle=50.0, iowait=0.0)]
+    assert sampler.rig_busy_pct(per_cpu, (0,)) == 90.0
+    assert sampler.rig_busy_pct(per_cpu, (0, 2)) == 70.0  # the app's CPU 1 is not the rig's

@@ -92,3 +92,19 @@ def test_a_knee_k6_or_the_machine_set_is_the_rigs_ceiling_and_the_apps_own_limit
     assert why.ceiling({"worker_queue_max": 3, "host_cpu_pct": 95}, cores=2) is None
     assert why.ceiling({"gc_share_pct": 9.0, "host_cpu_pct": 86}, cores=2) is None
     assert why.ceiling({"host_cpu_pct": 80}, cores=2) is None  # nearest is no limit
+
+
+def test_with_a_cpu_split_k6_and_the_rigs_cpus_are_judged_against_the_rigs_cpus_not_the_machines():
+    # k6 at 92 % of its one CPU is its limit; on a machine of two cores without the split it would be half its level
+    row = {"k6_cpu_pct": 92, "app_cpu_pct": 30, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 80}
+    assert why.explain(row, cores=2).startswith("the load generator was the limit: k6 used 92 % CPU")
+    assert why.ceiling(row, cores=2) == "k6's ceiling"
+    assert why.ceiling(dict(row, rig_cpus=None), cores=2) is None
+    # k6 and the database together fill the rig's CPU: the rig's ceiling, with who used it
+    full = {"k6_cpu_pct": 60, "db_cpu_pct": 30, "app_cpu_pct": 30, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 93,
+            "other_cpu_pct": 0}
+    assert why.ceiling(full, cores=2) == "the rig's ceiling"
+    assert "(in % of one core: k6 60, the database 30, the app 30)" in why.explain(full, cores=2)
+    # the app at its budget on its own CPU, the rig with room: the app's own limit, not a ceiling
+    app = {"k6_cpu_pct": 55, "db_cpu_pct": 20, "app_cpu_pct": 48, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 78}
+    assert why.brief(app, cores=2) == "app CPU 96 % of its budget" and why.ceiling(app, cores=2) is None

@@ -10,8 +10,8 @@ from enum import Enum
 class Level(Enum):
     """How a rule's threshold is computed where it is not a fixed number."""
     WAIT = "wait"  # anything waiting
-    CORES = "cores"  # 90 % of every core
     APP = "app"  # 90 % of the app's CPU budget (the run's app_cpus), every core without one
+    RIG = "rig"  # 90 % of the rig's CPUs (the run's rig_cpus, --app-cpuset), every core without a split
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,14 @@ RULES = (
     Rule("downstream_waiting_max", Level.WAIT, "REST client pool wait",
          "REST client pool wait: up to {v:.0f} downstream calls waiting for a connection (see "
          "quarkus.rest-client.downstream.connection-pool-size)", "REST client pool: {v:.0f} waiting"),
-    Rule("k6_cpu_pct", Level.CORES, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU",
+    Rule("k6_cpu_pct", Level.RIG, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU",
          "k6 was the limit: {v:.0f} % CPU", ceiling="k6's ceiling"),
-    Rule("db_cpu_pct", Level.CORES, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
-    Rule("downstream_cpu_pct", Level.CORES, "downstream CPU", "the downstream service's CPU: {v:.0f} %",
+    Rule("db_cpu_pct", Level.RIG, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
+    Rule("downstream_cpu_pct", Level.RIG, "downstream CPU", "the downstream service's CPU: {v:.0f} %",
          "downstream CPU {v:.0f} %"),
     Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %", "app CPU {v:.0f} %"),
+    Rule("rig_cpu_pct", 85, "rig CPU", "the rig's CPUs (k6, the database, the services) were nearly full: {v:.0f} %",
+         "rig CPU {v:.0f} %", ceiling="the rig's ceiling"),
     Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores",
          "machine CPU {v:.0f} % of all cores", ceiling="the machine's ceiling"),
     Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses", "GC pauses {v:.1f} % of the run"),
@@ -60,10 +62,11 @@ def app_budget(row: dict) -> float | None:
 def threshold(rule: Rule, cores: int, row: dict) -> float:
     if rule.level is Level.WAIT:
         return 0.5  # counts are integers: one waiter is a wait
-    if rule.level is Level.CORES:
-        return 90.0 * cores
     if rule.level is Level.APP:
         return 90.0 * (app_budget(row) or cores)
+    if rule.level is Level.RIG:
+        rig = row.get("rig_cpus")
+        return 90.0 * (rig if rig is not None and rig == rig else cores)
     return float(rule.level)
 
 
@@ -111,7 +114,7 @@ def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
         text += f" of one core, {v / app_budget(row):.0f} % of its {app_budget(row):g} CPU budget"
     if rule.column == "worker_queue_max" and branches_nest:
         text += " (aggregations wait for branches that need worker threads too)"
-    if rule.column == "host_cpu_pct":
+    if rule.column in ("host_cpu_pct", "rig_cpu_pct"):
         text += cpu_users(row, cores)
     if len(hits) > 1:
         text += "; also " + ", ".join(h[1].resource for h in hits[1:])

@@ -134,9 +134,10 @@ class K6Runs:
         for service, proc in services.items():
             others[service] = lambda proc=proc: group_cpu_seconds(proc.pgid)
         soaking = run.load.kind == LoadKind.SOAK
+        split = self.state.config.cpu_split
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{name}.csv"), others,
-                              connections=connections if soaking else None)
+                              connections=connections if soaking else None, rig=split.rig if split else None)
         nmt = soak.NativeMemory(jcmd, probe.pid if probe is not None else None, self.state.out, name, nmt_note)
         if soaking:
             nmt.start()
@@ -176,6 +177,8 @@ class K6Runs:
                       sampled=probe is not None or bool(smp.rows), started_at=started_at, ended_at=ended_at)
         chosen = self.state.budget(run.runtime)
         row.app_cpus = chosen.cpus if chosen is not None else None
+        split = self.state.config.cpu_split
+        row.rig_cpus, row.rig_cpu_pct = (len(split.rig), smp.mean("rig_cpu_pct")) if split else (None, None)
         row.failed_all = failed_all
         row.profile = os.path.relpath(collapsed, self.state.out) if collapsed else None
         return row

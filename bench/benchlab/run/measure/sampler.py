@@ -48,7 +48,7 @@ METRICS = {
 CONNECTIONS = ("db_connections", "downstream_connections")
 # at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
 COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
-           "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
+           "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "rig_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS, *CONNECTIONS]
 
 
@@ -57,6 +57,12 @@ def machine_busy_pct(seconds: float) -> float:
     (psutil counts steal outside idle)."""
     times = psutil.cpu_times_percent(interval=seconds)
     return (100 - times.idle - getattr(times, "iowait", 0)) * (os.cpu_count() or 1)
+
+
+def rig_busy_pct(per_cpu, rig: tuple[int, ...]) -> float:
+    """How busy the rig's CPUs were since the previous sample, all of them together = 100 (psutil's per-CPU shares)."""
+    busy = [100 - per_cpu[c].idle - getattr(per_cpu[c], "iowait", 0) for c in rig if c < len(per_cpu)]
+    return round(sum(busy) / len(busy), 1) if busy else 0.0
 
 
 def scrape(url, timeout=1.5):
@@ -88,8 +94,10 @@ class Sampler(threading.Thread):
     """others: name -> callable returning that party's CPU seconds so far (k6, the database, the bench itself), or
     None. Whatever else used the machine's cores meanwhile is other_cpu_pct: other processes' (% of one core)."""
 
-    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None, connections=None):
+    def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None, connections=None,
+                 rig=None):
         super().__init__(daemon=True)
+        self.rig = rig  # the rig's CPUs (--app-cpuset), whose busy share is rig_cpu_pct; None: no split
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
         self.others = others or {}
         self.connections = connections or {}  # column (CONNECTIONS) -> remote port; a soak's only (it reads /proc)
@@ -115,6 +123,8 @@ class Sampler(threading.Thread):
         row["app_cpu_s"] = cpu["app"]
         times = psutil.cpu_times_percent(interval=None)  # since the previous sample, all cores together = 100
         row["host_cpu_pct"] = round(100 - times.idle - getattr(times, "iowait", 0), 1)
+        if self.rig:
+            row["rig_cpu_pct"] = rig_busy_pct(psutil.cpu_times_percent(interval=None, percpu=True), self.rig)
         # what the hypervisor kept from this machine meanwhile (a virtual machine's steal), % of one core: the machine
         # was busier than its processes, and no process of it was the reason
         row["steal_cpu_pct"] = round(getattr(times, "steal", 0) * self.cores, 1)
@@ -152,7 +162,8 @@ class Sampler(threading.Thread):
 
     def run(self):
         t0 = time.monotonic()
-        psutil.cpu_times_percent(interval=None)  # the first call only sets psutil's reference point
+        psutil.cpu_times_percent(interval=None)  # the first calls only set psutil's reference points
+        psutil.cpu_times_percent(interval=None, percpu=True)
         prev = None
         with open(self.csv_path, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
