@@ -336,15 +336,16 @@ def parse_cpu_list(text: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class CpuSplit:
-    """Which CPUs the app runs on, and which the rig: k6, the database, the downstream service, Redis, HAProxy and the
-    bench itself. The Quarkus perf lab gives each tier CPUs of its own: on shared CPUs, the CPU a model frees at its
-    knee goes to k6, and every model meets the same ceiling, the machine's."""
+    """Which CPUs the app and its database run on, and which the rig: k6, the downstream service, Redis, HAProxy and
+    the bench itself. The Quarkus perf lab gives each tier CPUs of its own: on shared CPUs, the CPU a model frees at its
+    knee goes to k6, and every model meets the same ceiling, the machine's. The database shares the app's CPUs, in the
+    part its quota leaves: beside k6 on one CPU, each waited for the other, and p99 broke at 60 % of the app's budget."""
     app: tuple[int, ...]
     rig: tuple[int, ...]
 
     def describe(self) -> str:
-        return (f"the app on CPU {cpu_list(self.app)}; k6, the database, the downstream service and the bench on CPU "
-                f"{cpu_list(self.rig)}")
+        return (f"the app (within its quota) and the database on CPU {cpu_list(self.app)}; k6, the downstream service "
+                f"and the bench on CPU {cpu_list(self.rig)}")
 
 
 def cpu_split(machine_cpus: int, app_cpus: float | None, given: str | None) -> CpuSplit | None:
@@ -495,6 +496,9 @@ class RunRow:
     # of them together = 100. None: no CPU split, every process on every CPU.
     rig_cpus: int | None = None
     rig_cpu_pct: float | None = None
+    # The app's CPUs, which its database shares: how many, and how busy they were, all of them together = 100.
+    app_set_cpus: int | None = None
+    app_set_cpu_pct: float | None = None
     attempt: int = 1  # the measurement of this step it is: 2 after a breach to confirm or other processes' load
     remeasured: str | None = None  # why this step was measured again (attempt 2 and later)
     superseded: bool = False  # a later attempt at the same step replaced this one: kept, but not read as the step

@@ -44,7 +44,8 @@ def test_the_cli_puts_every_runtime_on_the_apps_cpus_and_says_so(monkeypatch):
     config = cli.parse_args(["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5"])
     assert config.cpu_split == CpuSplit(app=(1,), rig=(0,))
     assert {spec.cpuset for spec in config.runtimes} == {(1,)}
-    assert config.cpu_split.describe().startswith("the app on CPU 1; k6, the database")
+    assert config.cpu_split.describe() == ("the app (within its quota) and the database on CPU 1; k6, the downstream "
+                                           "service and the bench on CPU 0")
     assert cli.parse_args(["--quick", "--app-cpuset", "none"]).cpu_split is None
 
 

@@ -32,5 +32,5 @@ def test_the_executables_gc_pauses_come_from_its_collectors_time():
 def test_the_rigs_busy_share_is_the_mean_over_its_own_cpus():
     from types import SimpleNamespace as Cpu
     per_cpu = [Cpu(idle=10.0, iowait=0.0), Cpu(idle=90.0, iowait=5.0), Cpu(idle=50.0, iowait=0.0)]
-    assert sampler.rig_busy_pct(per_cpu, (0,)) == 90.0
-    assert sampler.rig_busy_pct(per_cpu, (0, 2)) == 70.0  # the app's CPU 1 is not the rig's
+    assert sampler.busy_pct(per_cpu, (0,)) == 90.0
+    assert sampler.busy_pct(per_cpu, (0, 2)) == 70.0  # CPU 1 is not in that set

@@ -100,11 +100,15 @@ def test_with_a_cpu_split_k6_and_the_rigs_cpus_are_judged_against_the_rigs_cpus_
     assert why.explain(row, cores=2).startswith("the load generator was the limit: k6 used 92 % CPU")
     assert why.ceiling(row, cores=2) == "k6's ceiling"
     assert why.ceiling(dict(row, rig_cpus=None), cores=2) is None
-    # k6 and the database together fill the rig's CPU: the rig's ceiling, with who used it
-    full = {"k6_cpu_pct": 60, "db_cpu_pct": 30, "app_cpu_pct": 30, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 93,
-            "other_cpu_pct": 0}
+    # k6 and the downstream service together fill the rig's CPU: the rig's ceiling, with who used it
+    full = {"k6_cpu_pct": 70, "downstream_cpu_pct": 20, "app_cpu_pct": 30, "app_cpus": 0.5, "rig_cpus": 1,
+            "rig_cpu_pct": 93, "other_cpu_pct": 0}
     assert why.ceiling(full, cores=2) == "the rig's ceiling"
-    assert "(in % of one core: k6 60, the database 30, the app 30)" in why.explain(full, cores=2)
+    assert "(in % of one core: k6 70, the app 30, the downstream service 20)" in why.explain(full, cores=2)
     # the app at its budget on its own CPU, the rig with room: the app's own limit, not a ceiling
-    app = {"k6_cpu_pct": 55, "db_cpu_pct": 20, "app_cpu_pct": 48, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 78}
+    app = {"k6_cpu_pct": 55, "db_cpu_pct": 20, "app_cpu_pct": 48, "app_cpus": 0.5, "rig_cpus": 1, "rig_cpu_pct": 60,
+           "app_set_cpus": 1, "app_set_cpu_pct": 70}
     assert why.brief(app, cores=2) == "app CPU 96 % of its budget" and why.ceiling(app, cores=2) is None
+    # the database fills the rest of the app's CPU: a limit of the app and its database, not the rig's
+    shared = dict(app, app_cpu_pct=40, db_cpu_pct=50, app_set_cpu_pct=92)
+    assert why.brief(shared, cores=2) == "app and database CPUs 92 %" and why.ceiling(shared, cores=2) is None

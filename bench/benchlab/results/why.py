@@ -12,6 +12,7 @@ class Level(Enum):
     WAIT = "wait"  # anything waiting
     APP = "app"  # 90 % of the app's CPU budget (the run's app_cpus), every core without one
     RIG = "rig"  # 90 % of the rig's CPUs (the run's rig_cpus, --app-cpuset), every core without a split
+    APP_SET = "app set"  # 90 % of the app's CPUs, which the database shares (app_set_cpus), every core without a split
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,15 @@ RULES = (
          "quarkus.rest-client.downstream.connection-pool-size)", "REST client pool: {v:.0f} waiting"),
     Rule("k6_cpu_pct", Level.RIG, "k6 CPU", "the load generator was the limit: k6 used {v:.0f} % CPU",
          "k6 was the limit: {v:.0f} % CPU", ceiling="k6's ceiling"),
-    Rule("db_cpu_pct", Level.RIG, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
+    Rule("db_cpu_pct", Level.APP_SET, "DB CPU", "database CPU: {v:.0f} %", "database CPU {v:.0f} %"),
     Rule("downstream_cpu_pct", Level.RIG, "downstream CPU", "the downstream service's CPU: {v:.0f} %",
          "downstream CPU {v:.0f} %"),
     Rule("app_cpu_pct", Level.APP, "app CPU", "app CPU: {v:.0f} %", "app CPU {v:.0f} %"),
-    Rule("rig_cpu_pct", 85, "rig CPU", "the rig's CPUs (k6, the database, the services) were nearly full: {v:.0f} %",
+    Rule("rig_cpu_pct", 85, "rig CPU", "the rig's CPUs (k6, the downstream service, the bench) were nearly full: "
+         "{v:.0f} %",
          "rig CPU {v:.0f} %", ceiling="the rig's ceiling"),
+    Rule("app_set_cpu_pct", 85, "the app's CPUs", "the app's CPUs, which the database shares, were nearly full: "
+         "{v:.0f} %", "app and database CPUs {v:.0f} %"),
     Rule("host_cpu_pct", 85, "machine CPU", "the machine's CPUs were nearly full: {v:.0f} % of all cores",
          "machine CPU {v:.0f} % of all cores", ceiling="the machine's ceiling"),
     Rule("gc_share_pct", 5, "GC", "GC: {v:.1f} % of the run in pauses", "GC pauses {v:.1f} % of the run"),
@@ -64,9 +68,9 @@ def threshold(rule: Rule, cores: int, row: dict) -> float:
         return 0.5  # counts are integers: one waiter is a wait
     if rule.level is Level.APP:
         return 90.0 * (app_budget(row) or cores)
-    if rule.level is Level.RIG:
-        rig = row.get("rig_cpus")
-        return 90.0 * (rig if rig is not None and rig == rig else cores)
+    if rule.level in (Level.RIG, Level.APP_SET):
+        cpus = row.get("rig_cpus" if rule.level is Level.RIG else "app_set_cpus")
+        return 90.0 * (cpus if cpus is not None and cpus == cpus else cores)
     return float(rule.level)
 
 
@@ -114,7 +118,7 @@ def explain(row: dict, cores: int, branches_nest: bool = False) -> str:
         text += f" of one core, {v / app_budget(row):.0f} % of its {app_budget(row):g} CPU budget"
     if rule.column == "worker_queue_max" and branches_nest:
         text += " (aggregations wait for branches that need worker threads too)"
-    if rule.column in ("host_cpu_pct", "rig_cpu_pct"):
+    if rule.column in ("host_cpu_pct", "rig_cpu_pct", "app_set_cpu_pct"):
         text += cpu_users(row, cores)
     if len(hits) > 1:
         text += "; also " + ", ".join(h[1].resource for h in hits[1:])

@@ -48,7 +48,7 @@ METRICS = {
 CONNECTIONS = ("db_connections", "downstream_connections")
 # at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
 COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
-           "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "rig_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
+           "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "rig_cpu_pct", "app_set_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
            "os_threads", "metrics_missed", *METRICS, *CONNECTIONS]
 
 
@@ -59,9 +59,9 @@ def machine_busy_pct(seconds: float) -> float:
     return (100 - times.idle - getattr(times, "iowait", 0)) * (os.cpu_count() or 1)
 
 
-def rig_busy_pct(per_cpu, rig: tuple[int, ...]) -> float:
-    """How busy the rig's CPUs were since the previous sample, all of them together = 100 (psutil's per-CPU shares)."""
-    busy = [100 - per_cpu[c].idle - getattr(per_cpu[c], "iowait", 0) for c in rig if c < len(per_cpu)]
+def busy_pct(per_cpu, cpus: tuple[int, ...]) -> float:
+    """How busy these CPUs were since the previous sample, all of them together = 100 (psutil's per-CPU shares)."""
+    busy = [100 - per_cpu[c].idle - getattr(per_cpu[c], "iowait", 0) for c in cpus if c < len(per_cpu)]
     return round(sum(busy) / len(busy), 1) if busy else 0.0
 
 
@@ -95,9 +95,9 @@ class Sampler(threading.Thread):
     None. Whatever else used the machine's cores meanwhile is other_cpu_pct: other processes' (% of one core)."""
 
     def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None, connections=None,
-                 rig=None):
+                 split=None):
         super().__init__(daemon=True)
-        self.rig = rig  # the rig's CPUs (--app-cpuset), whose busy share is rig_cpu_pct; None: no split
+        self.split = split  # the CPU split (--app-cpuset): its two sets' busy shares are sampled; None: no split
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
         self.others = others or {}
         self.connections = connections or {}  # column (CONNECTIONS) -> remote port; a soak's only (it reads /proc)
@@ -123,8 +123,10 @@ class Sampler(threading.Thread):
         row["app_cpu_s"] = cpu["app"]
         times = psutil.cpu_times_percent(interval=None)  # since the previous sample, all cores together = 100
         row["host_cpu_pct"] = round(100 - times.idle - getattr(times, "iowait", 0), 1)
-        if self.rig:
-            row["rig_cpu_pct"] = rig_busy_pct(psutil.cpu_times_percent(interval=None, percpu=True), self.rig)
+        if self.split:
+            per_cpu = psutil.cpu_times_percent(interval=None, percpu=True)
+            row["rig_cpu_pct"] = busy_pct(per_cpu, self.split.rig)
+            row["app_set_cpu_pct"] = busy_pct(per_cpu, self.split.app)
         # what the hypervisor kept from this machine meanwhile (a virtual machine's steal), % of one core: the machine
         # was busier than its processes, and no process of it was the reason
         row["steal_cpu_pct"] = round(getattr(times, "steal", 0) * self.cores, 1)

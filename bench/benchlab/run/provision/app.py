@@ -49,7 +49,8 @@ class Apps:
         if not db_url:
             log("starting the database: ./mvnw -q exec:exec@database")
             t = time.time()
-            db, db_url = services.start_database(pm, java_home, self.state.logs)
+            split = config.cpu_split
+            db, db_url = services.start_database(pm, java_home, self.state.logs, split.app if split else None)
             log(f"database ready in {time.time() - t:.0f} s: {db_url}")
         props = {"quarkus.http.host": "127.0.0.1", "quarkus.datasource.jdbc.url": db_url,
                  "quarkus.datasource.username": config.db_user, "quarkus.datasource.password": config.db_password,

@@ -8,11 +8,13 @@ import threading
 import time
 
 from benchlab.project import ISSUER, ROOT
+from benchlab.run.provision.budget import on_cpus
 
 
-def start_database(pm, java_home, logs):
-    """The project's embedded MariaDB (`./mvnw -q exec:exec@database`): prints its JDBC URL, runs until stopped."""
-    return start_embedded(pm, java_home, logs, "database", "jdbc:")
+def start_database(pm, java_home, logs, cpus=None):
+    """The project's embedded MariaDB (`./mvnw -q exec:exec@database`): prints its JDBC URL, runs until stopped; on
+    these CPUs where given (the app's, --app-cpuset)."""
+    return start_embedded(pm, java_home, logs, "database", "jdbc:", before_exec=on_cpus(cpus) if cpus else None)
 
 
 def start_redis(pm, java_home, logs):
@@ -20,12 +22,12 @@ def start_redis(pm, java_home, logs):
     return start_embedded(pm, java_home, logs, "redis", "redis://")
 
 
-def start_embedded(pm, java_home, logs, name, url_prefix):
+def start_embedded(pm, java_home, logs, name, url_prefix, before_exec=None):
     """An embedded server started by Maven from the repository: it prints its URL as the first stdout line starting
     with url_prefix and runs until its process group is stopped."""
     argv = [os.path.join(ROOT, "mvnw"), "-q", f"exec:exec@{name}"]
     proc = pm.start(name, argv, os.path.join(logs, f"{name}.log"), cwd=ROOT, pipe_stdout=True,
-                    env=dict(os.environ, JAVA_HOME=java_home))
+                    env=dict(os.environ, JAVA_HOME=java_home), before_exec=before_exec)
     found = {}
 
     def read():
