@@ -72,3 +72,17 @@ def test_the_app_enters_its_cpu_set_and_an_unbudgeted_app_leaves_the_benchs_own(
     rt.cpuset = (2, 3)
     rt.before_exec()()
     assert placed[1:] == [(0, 1, 2, 3), (2, 3)]
+
+
+def test_a_warm_up_lifts_the_cpu_set_with_the_quota_and_the_budget_puts_both_back(monkeypatch, tmp_path):
+    moved = []
+    monkeypatch.setattr(budget, "set_affinity", lambda pid, cpus: moved.append((pid, sorted(cpus))))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    group = tmp_path / "group"
+    group.mkdir()
+    chosen = budget.CpuBudget(0.5, "cgroup v1", group=str(group), period_us=10_000, cpuset=(1,))
+    chosen.lift(42)
+    assert (group / "cpu.cfs_quota_us").read_text() == "-1" and moved == [(42, [0, 1])]
+    chosen.restore(42)
+    assert (group / "cpu.cfs_quota_us").read_text() == "5000" and moved[-1] == (42, [1])
+    assert "on CPU 1" in chosen.describe() and chosen.describe().endswith("lift the quota and the CPU set")

@@ -59,19 +59,25 @@ class CpuBudget:
             write(self.group, "cgroup.procs", os.getpid())
             if self.memory_group:
                 write(self.memory_group, "cgroup.procs", os.getpid())
-        on_cpus(self.cores if self.how == "taskset" else self.cpuset)()
+        on_cpus(self.placed)()
+
+    @property
+    def placed(self) -> tuple[int, ...] | None:
+        """The CPUs the app is held to, by its CPU set or by the mask that stands in for a quota; None: any."""
+        return self.cores if self.how == "taskset" else self.cpuset
 
     def lift(self, pid: int | None = None) -> None:
-        """No limit: the whole machine, for a warm-up. pid: the app's (taskset's mask is per thread)."""
+        """No limit: the whole machine, for a warm-up, its CPU set too: alone on one CPU with its database, a JVM
+        compiling at 1,000/s timed out for its first seconds. pid: the app's (a mask is per thread)."""
         self.set_quota(None)
-        if self.how == "taskset" and pid:
+        if self.placed and pid:
             set_affinity(pid, set(range(os.cpu_count() or 1)))
 
     def restore(self, pid: int | None = None) -> None:
         """The budget again, after a warm-up."""
         self.set_quota(self.cpus)
-        if self.how == "taskset" and pid:
-            set_affinity(pid, set(self.cores))
+        if self.placed and pid:
+            set_affinity(pid, set(self.placed))
 
     def set_quota(self, cpus: float | None) -> None:
         if self.how == "cgroup v1":
@@ -86,7 +92,7 @@ class CpuBudget:
             cpuset = f" on CPU {cpu_list(self.cpuset)}" if self.cpuset else ""
             return (f"{self.cpus:g} CPU: a CPU quota of {round(self.cpus * self.period_us)} us per {self.period_us} us "
                     f"({self.how}, {self.group}){cpuset}{memory}; the JVM sees {self.processors} processor(s); "
-                    f"warm-ups lift the quota")
+                    f"warm-ups lift the quota{' and the CPU set' if self.cpuset else ''}")
         if self.how == "taskset":
             return (f"{self.cpus:g} CPU: CPUs {','.join(map(str, self.cores))} (an affinity mask, as taskset sets "
                     f"it); the JVM sees {self.processors} processor(s); warm-ups lift it")
