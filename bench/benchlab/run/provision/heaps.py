@@ -70,8 +70,9 @@ def make(spec: RuntimeSpec, options: dict):
 
 def search_runtime(spec: RuntimeSpec, options: dict, heap_mb: int, extra=()):
     """A memory search's step runtime: the host JVM runtime with that heap (and extra JVM options: Native Memory
-    Tracking), named jvm-heap<N>m: each step a runtime of its own in results.csv."""
-    rt = make(replace(spec, heap_mb=heap_mb), options)
+    Tracking), named jvm-heap<N>m: each step a runtime of its own in results.csv. It runs outside the CPU budget and
+    its CPU set: the question is the heap, not the CPU."""
+    rt = make(replace(spec, heap_mb=heap_mb, cpuset=None), options)
     rt.jvm_args = [*rt.jvm_args, *extra]
     return rt
 
