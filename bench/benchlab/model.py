@@ -507,3 +507,7 @@ class RunRow:
     oom: str | None = None  # the JVM's OutOfMemoryError line: the app ran out of memory during the run, which ended it
     profile: str | None = None  # a profiled run's collapsed stacks, relative to the results directory (--profile)
     twin: bool = False  # a cost run on the A/A twin (PlannedRun.twin); its model is labelled "virtual twin"
+    # The CPU quota's throttling over the measured part (the cgroup's cpu.stat): the share of its periods that ended in
+    # a wait for the next, in %, and the time waited, ms per second. None: no quota of ours (a container, --target).
+    throttled_pct: float | None = None
+    throttled_ms_per_s: float | None = None

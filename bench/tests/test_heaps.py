@@ -137,9 +137,9 @@ class DyingK6(FakeK6):
         super().__init__()
         self.block, self.log_path, self.said = block, log_path, said
 
-    def measure(self, run, *args):
+    def measure(self, run, *args, **kwargs):
         self.block.app = DeadApp(self.log_path, self.said)
-        return super().measure(run, *args)
+        return super().measure(run, *args, **kwargs)
 
 
 def block_steps(tmp_path, monkeypatch, app, said):
@@ -218,12 +218,12 @@ def test_an_out_of_memory_error_during_a_memory_step_ends_that_step_as_its_stop(
     m, case, stopped = memory_search(tmp_path, monkeypatch, lambda rt, log_path: app)
     measured = m.k6.measure
 
-    def measure(run, *args):  # the app runs out of memory during the run
+    def measure(run, *args, **kwargs):  # the app runs out of memory during the run
         app.alive = lambda: False
         with open(app.log_path, "w") as f:
             f.write(OOM + "\n")
         # the measured run records the bench's CPU budget, which a memory step's app runs outside of
-        return dataclasses.replace(measured(run, *args), app_cpus=0.5)
+        return dataclasses.replace(measured(run, *args, **kwargs), app_cpus=0.5)
     m.k6.measure = measure
     step, _ = m.step("hold", case, "virtual", 48, 1)
     assert (step.stop, step.detail) == (MemoryStop.OOM, OOM)
@@ -250,7 +250,7 @@ def test_the_heap_per_held_request_is_held_after_the_steps_measured_run_against_
             events.append(f"held snapshot of {model} at {heap_mb} MB")
     monkeypatch.setattr(memory, "HeldSnapshot", Snapshot)
     measured, held_run = m.k6.measure, m.k6.k6
-    m.k6.measure = lambda run, *args: events.append("measured run") or measured(run, *args)
+    m.k6.measure = lambda run, *args, **kw: events.append("measured run") or measured(run, *args, **kw)
     m.k6.k6 = lambda run, *args, **kw: events.append(f"k6 holding, {run.seconds:g} s") or held_run(run, *args, **kw)
     step, _ = m.step("hold", case, "virtual", 2048, 1, first=True, held_bytes=True)
     # idle before the measured run (after it a worker pool keeps the threads it started), held after it

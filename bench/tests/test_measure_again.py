@@ -90,7 +90,7 @@ class TwoMeasurements:
     def __init__(self, first: dict, again: dict, out: str | None = None):
         self.first, self.again, self.out, self.measured = first, again, out, []
 
-    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, pod=None):
         self.measured.append((run.tag, attempt))
         figures = self.first if attempt == 1 else self.again
         if self.out:  # each measurement's seconds, as the real k6 runs write them
@@ -142,7 +142,7 @@ def test_a_breach_again_in_the_same_disturbance_is_measured_a_third_time_and_no_
         state = BenchState(make_config(out=str(tmp_path), load_levels=loads, cooldown=0), plan, SimpleNamespace(),
                            env=Environment(cores=CORES))
         k6 = TwoMeasurements(stolen, stolen)
-        k6.measure = lambda run, *args, attempt=1, k6=k6, third=third: dataclasses.replace(
+        k6.measure = lambda run, *args, attempt=1, k6=k6, third=third, pod=None: dataclasses.replace(
             fake_row(run), k6_cpu_pct=60.0, **(third if attempt == 3 else stolen))
         kept = Steps(state, k6, {}).step(plan.runs[0], block, "run 1 of 1")
         assert [r.attempt for r in state.rows] == list(range(1, attempts + 1)) and kept is state.rows[-1]

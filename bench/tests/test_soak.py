@@ -75,7 +75,8 @@ class RecordingK6:
     def __init__(self):
         self.measured = []
 
-    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, jcmd=None, nmt_note="", connections=None):
+    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, jcmd=None, nmt_note="", connections=None,
+                pod=None):
         self.measured.append((run, jcmd, connections))
         return fake_row(run)
 

@@ -40,7 +40,7 @@ class FakeK6:
         return WarmupRecord(run.runtime, run.scenario, run.variant, run.model, run.load.label, label, 6.0, 600, True,
                             budget_lifted)
 
-    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+    def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, pod=None):
         self.runs.append(run.tag)
         return dataclasses.replace(fake_row(run), k6_exit=self.exit_code)
 
@@ -101,7 +101,7 @@ def test_the_twins_cost_runs_are_measured_on_the_twins_app_and_the_models_on_the
     measured = []
 
     class K6:
-        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, pod=None):
             measured.append((run.label, base_url))
             return fake_row(run)
     monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.0)
@@ -126,7 +126,7 @@ def test_an_undecided_verdict_runs_again_for_it_and_the_cheapest_on_the_shared_a
     measured = []
 
     class K6:
-        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, pod=None):
             measured.append((run.label, run.repetition, base_url))
             ms = figures[run.label][run.repetition - 1] if run.repetition <= 4 else figures[run.label][0]
             return dataclasses.replace(fake_row(run), app_cpu_ms_per_req=ms)
@@ -263,7 +263,7 @@ def test_a_blocks_cost_rates_move_together_below_the_lowest_capacity_its_search_
     capacity = {"virtual": 1400, "reactive": 400}
 
     class K6:
-        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1):
+        def measure(self, run, probe, base_url, tokens_file, sampled, attempt=1, pod=None):
             row = fake_row(run)
             return dataclasses.replace(row, p99_ms=20.0 if run.load.value <= capacity[run.model] else 1200.0)
     monkeypatch.setattr(health, "wait_drained", lambda app, base_url, timeout=15: 0.0)

@@ -123,12 +123,14 @@ class K6Runs:
         return group_cpu_seconds(p.pgid) if p is not None and p.alive() else None
 
     def measure(self, run: PlannedRun, probe, base_url, tokens_file, services, attempt: int = 1,
-                jcmd: str | None = None, nmt_note: str = "", connections: dict[str, int] | None = None) -> RunRow:
+                jcmd: str | None = None, nmt_note: str = "", connections: dict[str, int] | None = None,
+                pod=None) -> RunRow:
         """k6 at the run's load for its settling seconds (model.settle_s) and then the run's seconds, the sampler (and
         profiler) beside it; `services`: our processes whose CPU is sampled too. Its figures are those of the requests
         that started after the settling seconds; a second measurement keeps its files beside the first's. A soak also
         samples the app's `connections` (column -> remote port), tracks its native memory with `jcmd` (or says why not,
-        `nmt_note`) and is recorded whole in results.json."""
+        `nmt_note`) and is recorded whole in results.json. `pod`: the CPU budget the app runs within (a CpuBudget),
+        whose quota's throttling the row records."""
         name = run.tag if attempt == 1 else f"{run.tag}-attempt{attempt}"
         others = {"k6": self.k6_cpu, "bench": own_cpu_seconds}
         for service, proc in services.items():
@@ -137,7 +139,8 @@ class K6Runs:
         split = self.state.config.cpu_split
         smp = sampler.Sampler(probe, f"{base_url}/lab/saturation",
                               os.path.join(self.state.out, "samples", f"{name}.csv"), others,
-                              connections=connections if soaking else None, split=split)
+                              connections=connections if soaking else None, split=split,
+                              throttling=pod.throttling if pod is not None else None)
         nmt = soak.NativeMemory(jcmd, probe.pid if probe is not None else None, self.state.out, name, nmt_note)
         if soaking:
             nmt.start()
@@ -183,6 +186,7 @@ class K6Runs:
             row.rig_cpus, row.rig_cpu_pct = len(split.rig), smp.mean("rig_cpu_pct")
             row.app_set_cpus, row.app_set_cpu_pct = len(split.app), smp.mean("app_set_cpu_pct")
         row.failed_all = failed_all
+        row.throttled_pct, row.throttled_ms_per_s = smp.throttled()
         row.profile = os.path.relpath(collapsed, self.state.out) if collapsed else None
         return row
 

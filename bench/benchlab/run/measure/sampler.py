@@ -10,6 +10,8 @@ import urllib.request
 import psutil
 from prometheus_client.parser import text_string_to_metric_families
 
+from benchlab.run.provision.budget import Throttling
+
 # column -> (sample name, label that must match or None); the values of all matching series are summed
 METRICS = {
     "jvm_threads_live": ("jvm_threads_live_threads", None),
@@ -46,10 +48,12 @@ METRICS = {
 }
 # A soak's connections, counted on the app's side by the remote port: to the database and to the downstream service.
 CONNECTIONS = ("db_connections", "downstream_connections")
+# The app's CPU quota's counters so far (budget.Throttling), where it runs within one of ours.
+THROTTLING = ("cfs_periods", "cfs_throttled", "cfs_throttled_ms")
 # at: the sample's wall-clock time (epoch s, as k6 stamps requests); app_cpu_s: the app's CPU seconds so far
 COLUMNS = ["t_s", "at", "app_cpu_s", "rss_mb", "cgroup_mem_mb", "app_cpu_pct", "k6_cpu_pct", "db_cpu_pct",
            "downstream_cpu_pct", "bench_cpu_pct", "host_cpu_pct", "rig_cpu_pct", "app_set_cpu_pct", "steal_cpu_pct", "other_cpu_pct",
-           "os_threads", "metrics_missed", *METRICS, *CONNECTIONS]
+           "os_threads", "metrics_missed", *METRICS, *CONNECTIONS, *THROTTLING]
 
 
 def machine_busy_pct(seconds: float) -> float:
@@ -95,8 +99,9 @@ class Sampler(threading.Thread):
     None. Whatever else used the machine's cores meanwhile is other_cpu_pct: other processes' (% of one core)."""
 
     def __init__(self, probe, metrics_url, csv_path, others=None, interval=1.0, cores=None, connections=None,
-                 split=None):
+                 split=None, throttling=None):
         super().__init__(daemon=True)
+        self.throttling = throttling  # () -> the app's quota's counters (budget.Throttling) or None; None: no quota
         self.split = split  # the CPU split (--app-cpuset): its two sets' busy shares are sampled; None: no split
         self.probe, self.metrics_url, self.csv_path, self.interval = probe, metrics_url, csv_path, interval
         self.others = others or {}
@@ -153,6 +158,9 @@ class Sampler(threading.Thread):
             if self.probe and len(ours) == len(cpu):
                 row["other_cpu_pct"] = round(max(0.0, row["host_cpu_pct"] * self.cores - sum(ours)
                                                  - row["steal_cpu_pct"] - interrupts), 1)
+        counted = self.throttling() if self.throttling else None
+        if counted is not None:
+            row.update(zip(THROTTLING, (counted.periods, counted.throttled, counted.throttled_ms)))
         try:
             row.update(scrape(self.metrics_url))
             row["metrics_missed"] = 0
@@ -196,6 +204,14 @@ class Sampler(threading.Thread):
         first, last = seen[0], seen[-1]
         ended = int(requests["t_ms"].between(1000 * first["at"], 1000 * last["at"], inclusive="left").sum())
         return round(1000 * (last["app_cpu_s"] - first["app_cpu_s"]) / ended, 3) if ended else None
+
+    def throttled(self) -> tuple[float | None, float | None]:
+        """The quota's throttling between the first and the last sample (Throttling.since): (% of periods, ms/s)."""
+        seen = [r for r in self.rows if r.get(THROTTLING[0]) is not None]
+        if len(seen) < 2:
+            return None, None
+        first, last = (Throttling(*(r[c] for c in THROTTLING)) for r in (seen[0], seen[-1]))
+        return last.since(first, seen[-1]["at"] - seen[0]["at"])
 
     def peak(self, col):
         vals = [r[col] for r in self.rows if r.get(col) is not None]

@@ -321,7 +321,8 @@ class Steps:
             services.empty_reports(block.db_url, state.config.db_user, state.config.db_password)
         soak = dict(jcmd=block.jcmd, nmt_note=block.nmt_note, connections=self.connections(block)) \
             if run.load.kind == LoadKind.SOAK else {}
-        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt, **soak)
+        row = self.k6.measure(run, block.probe, block.base_url, block.tokens_file, self.sampled, attempt,
+                              pod=block.pod or state.budget(run.runtime), **soak)
         row.drain_wait_s, row.attempt, row.remeasured = round(drained, 1), attempt, reason
         row.heap_mb = state.config.runtime(run.runtime).heap_mb
         row.oom = heaps.died_of_oom(block.app)  # an OutOfMemoryError ended the app: the run's stop

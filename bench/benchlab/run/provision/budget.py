@@ -13,7 +13,8 @@ from benchlab.model import cpu_list
 CGROUP_ROOT = "/sys/fs/cgroup"
 # The bench's CFS period. The kubelet's is 100 ms: at 0.5 CPU an app that spent its quota early then waits up to 50 ms,
 # as long as the jwt-mysql SLO, so that one such wait in a 6 s step decides its p99 and two quick runs found the same
-# model's capacity at 710 and 1,000/s. At 10 ms the wait is at most 5 ms and the knee is the CPU's.
+# model's capacity at 710 and 1,000/s. At 10 ms the wait is at most 5 ms and the knee is the CPU's. Pod sizes run at
+# the kubelet's (config.POD_CPU_PERIOD_MS), and each run records how often the quota throttled the app (Throttling).
 PERIOD_US = 10_000
 # A pod's JVM takes half its memory limit for the heap, as the images set it (Dockerfile.jvm, quarkus.jib's
 # -XX:MaxRAMPercentage=50); the JVM's own default is a quarter.
@@ -86,6 +87,10 @@ class CpuBudget:
         elif self.how == "cgroup v2":
             write(self.group, "cpu.max", f"{'max' if cpus is None else round(cpus * self.period_us)} {self.period_us}")
 
+    def throttling(self) -> Throttling | None:
+        """The quota's throttling so far, from the group's cpu.stat; None without a group or its file."""
+        return read_cpu_stat(self.group) if self.how.startswith("cgroup") else None
+
     def describe(self) -> str:
         if self.how.startswith("cgroup"):
             memory = f"; a memory limit of {self.memory_mb} MB" if self.memory_mb else ""
@@ -102,6 +107,42 @@ class CpuBudget:
         for group in (self.group, self.memory_group):
             if group:
                 remove_group(group)
+
+
+@dataclass(frozen=True)
+class Throttling:
+    """A CFS quota's counters so far: the periods in which the group ran, those that ended with its quota spent (its
+    threads then wait for the next period), and the time they waited."""
+    periods: int
+    throttled: int
+    throttled_ms: float
+
+    def since(self, before: Throttling, seconds: float) -> tuple[float | None, float | None]:
+        """(% of the periods since `before` that were throttled, ms waited per second); None where no period or no
+        time passed."""
+        periods = self.periods - before.periods
+        share = round(100 * (self.throttled - before.throttled) / periods, 1) if periods > 0 else None
+        per_s = round((self.throttled_ms - before.throttled_ms) / seconds, 1) if seconds > 0 else None
+        return share, per_s
+
+
+# cpu.stat's throttled time, and what it counts per millisecond: cgroup v1 nanoseconds, v2 microseconds
+PER_MS = {"throttled_time": 1_000_000, "throttled_usec": 1_000}
+
+
+def read_cpu_stat(group: str) -> Throttling | None:
+    """A group's cpu.stat (cgroup v1: nr_periods, nr_throttled, throttled_time; v2: throttled_usec instead); None
+    where the file or its counters are missing."""
+    try:
+        with open(os.path.join(group, "cpu.stat")) as f:
+            stat = dict(line.split(None, 1) for line in f if len(line.split()) == 2)
+    except OSError:
+        return None
+    time_key = next((k for k in PER_MS if k in stat), None)
+    if time_key is None or "nr_periods" not in stat or "nr_throttled" not in stat:
+        return None
+    return Throttling(int(stat["nr_periods"]), int(stat["nr_throttled"]),
+                      int(stat[time_key]) / PER_MS[time_key])
 
 
 def on_cpus(cpus: tuple[int, ...] | None):
