@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from benchlab.config import POD_MEMORY_MB, PRESETS, Config
+from benchlab.config import POD_CPU_PERIOD_MS, POD_MEMORY_MB, PRESETS, Config
 from benchlab.formatting import duration
 from benchlab.model import (MODELS, SOAK_SHARE, Build, CpuSplit, Jdk, Load, LoadKind, RuntimeSpec, Variant, cpu_split,
                             size_mb)
@@ -19,7 +19,7 @@ from benchlab.project import ROOT
 from benchlab.report import footprint
 from benchlab.run.procs import log
 from benchlab.plan import heap_search
-from benchlab.run.provision import haproxy, heaps, jvm, runtimes
+from benchlab.run.provision import budget, haproxy, heaps, jvm, runtimes
 from benchlab.scenarios import SCENARIOS, scale_out, variant_of
 
 
@@ -143,8 +143,12 @@ def add_runtime_options(p):
     p.add_argument("--app-cpuset", metavar="LIST", help="the app's CPUs (taskset's list: 1, 4-7); k6, the database, "
                    "the other services and the bench get the rest; none: every process on every CPU (default: the "
                    "last ceil(N) CPUs of an app within N CPUs, where the machine has more)")
-    p.add_argument("--app-cpu-period", type=float, metavar="MS", default=10.0, help="the CPU quota's period in ms "
-                   "(default 10; 100 is the kubelet's)")
+    p.add_argument("--app-cpu-period", type=float, metavar="MS", help="the CPU quota's period in ms (default 10; "
+                   "100, the kubelet's, for a list of sizes)")
+    p.add_argument("--price-core-hour", metavar="USD", help="where runtimes are compared: the price of a core for an "
+                   "hour, for the decision table's monthly bill (with --price-gb-hour; default: none, no cost shown)")
+    p.add_argument("--price-gb-hour", metavar="USD", help="the price of a GB of the pod's memory for an hour (with "
+                   "--price-core-hour)")
     p.add_argument("--rebuild", action="store_true", help="run the Maven package even if the jar exists")
     p.add_argument("--jvm-args", default="", help="extra JVM options for the app, e.g. '-Xmx1g'")
 
@@ -211,6 +215,9 @@ def parse_args(argv) -> Config:
     if sizes:  # each pod's memory limit beside its CPUs
         args.runtimes = tuple(dataclasses.replace(spec, memory_mb=args.app_memory_mb) for spec in args.runtimes)
     args.target_load = target_load(p, args.target_load)
+    args.price_core_hour, args.price_gb_hour = prices(p, args.price_core_hour, args.price_gb_hour)
+    # a pod at the kubelet's period, unless given; one size at the bench's, where its knee is the CPU's
+    args.app_cpu_period = args.app_cpu_period or (POD_CPU_PERIOD_MS if sizes else budget.PERIOD_US / 1000)
     check_start_up(p, args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     args.jvm_args = tuple(shlex.split(args.jvm_args))
@@ -375,7 +382,7 @@ def check_the_rest(p, args):
         p.error("--soak-minutes must be above 0")
     if args.cost_repeat < 3:
         p.error("--cost-repeat must be 3 or more: an interval needs repetitions")
-    if not 1 <= args.app_cpu_period <= 1000:
+    if args.app_cpu_period is not None and not 1 <= args.app_cpu_period <= 1000:
         p.error("--app-cpu-period must be from 1 to 1000 ms (the kernel's CFS period bounds)")
     if args.max_interference <= 0:
         p.error("--max-interference must be a share of one core above 0 (25: a quarter of a core)")
@@ -460,6 +467,25 @@ def target_load(p, given: str) -> float:
     return rate
 
 
+def prices(p, core_hour: str | None, gb_hour: str | None) -> tuple[float | None, float | None]:
+    """--price-core-hour and --price-gb-hour: both or neither, each a price of 0 USD or more."""
+    if (core_hour is None) != (gb_hour is None):
+        p.error("--price-core-hour and --price-gb-hour: both or neither (a bill counts cores and GB)")
+    out = []
+    for option, given in (("--price-core-hour", core_hour), ("--price-gb-hour", gb_hour)):
+        if given is None:
+            out.append(None)
+            continue
+        try:
+            price = float(given)
+        except ValueError:
+            price = math.nan
+        if not 0 <= price < math.inf:
+            p.error(f"{option} {given}: a price in USD of 0 or more (0.04)")
+        out.append(price)
+    return out[0], out[1]
+
+
 def check_start_up(p, args):
     if args.cold_starts < 0:
         p.error("--cold-starts must be 0 (none) or more")
@@ -489,7 +515,7 @@ def main(argv):
                          soak_seconds=60 * config.soak_minutes,
                          warmup_others_s=config.warmup_others, profile_events=PROFILE_EVENTS if config.profile else (),
                          twin=not config.target and not config.sizes_compared,
-                         cost_ladder=not config.sizes_compared)
+                         cost_ladder=not config.sizes_compared, pod_searches=config.pod_searches)
         searches = sum(r.load.kind == LoadKind.SEARCH for r in plan.runs)
         soaks = sum(r.load.kind == LoadKind.SOAK for r in plan.runs)
         scale_outs = sum(r.load.kind == LoadKind.SCALE_OUT for r in plan.runs)

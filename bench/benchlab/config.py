@@ -9,6 +9,12 @@ from benchlab.model import CpuSplit, Load, MemoryCase, RuntimeSpec
 # A pod's memory limit where sizes are compared (--app-cpus 0.25,0.5) and none is given: the floor at which the
 # container served every model, JWT + MySQL and the aggregation (docs/startup.md, "Memory in containers").
 POD_MEMORY_MB = 512
+# A pod size's CFS period, unless --app-cpu-period gives one: the kubelet's, so that a pod's knee meets the quota's
+# waits a pod meets (one size keeps budget.PERIOD_US, where the knee is the CPU's).
+POD_CPU_PERIOD_MS = 100.0
+# Capacity searches per pod at least, where sizes are compared: from one search each, three quick runs found a pod's
+# capacity up to x3.3 apart (docs/startup.md, "Pod sizes"). Two give an interval; the pods take turns, a block each.
+POD_SEARCHES = 2
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,10 @@ class Config:
     app_memory_mb: int | None  # the pod's memory limit beside it (--app-memory), MB; None: none
     app_cpu_period: float  # its quota's period, ms
     target_load: float  # requests/s the report sizes each runtime's replicas for, where runtimes are compared
+    # USD per core-hour and per GB-hour (--price-core-hour, --price-gb-hour): the decision table's monthly bill; None:
+    # not given, and no cost shown
+    price_core_hour: float | None
+    price_gb_hour: float | None
     native_exe: str | None
     cpus: str | None
     memory: str | None
@@ -164,6 +174,11 @@ class Config:
         """The runtimes take turns, a block each, within each repetition (--jdk, --heap, --builds), instead of one
         after the other: so that no JDK, heap or build runs in one period of the machine."""
         return bool(self.jdk) or any(spec.heap_mb or spec.build for spec in self.runtimes)
+
+    @property
+    def pod_searches(self) -> int:
+        """Capacity searches per pod, each in a block of its own (0: one-size runs, whose repetitions share a block)."""
+        return max(POD_SEARCHES, self.repeat) if self.sizes_compared else 0
 
     def cpus_of(self, spec: RuntimeSpec) -> float | None:
         """The CPU budget a runtime's app runs within: its pod size's, else --app-cpus'; None: the whole machine."""

@@ -165,3 +165,37 @@ def test_a_pod_size_that_makes_no_sense_is_one_line(argv, message, monkeypatch, 
         cli.parse_args(["--quick", *argv])
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+V1_STAT = "nr_periods 600\nnr_throttled 150\nthrottled_time 4500000000\n"  # cgroup v1's cpu.stat: nanoseconds
+V2_STAT = ("usage_usec 900000\nuser_usec 600000\nsystem_usec 300000\nnr_periods 600\nnr_throttled 150\n"
+           "throttled_usec 4500000\nnr_bursts 0\nburst_usec 0\n")  # cgroup v2's: microseconds, beside its usage
+
+
+def test_the_quotas_throttling_is_read_from_the_groups_cpu_stat_in_either_cgroup_version(tmp_path):
+    for version, text in (("v1", V1_STAT), ("v2", V2_STAT)):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "cpu.stat").write_text(text)
+    assert budget.read_cpu_stat(str(tmp_path / "v1")) == budget.read_cpu_stat(str(tmp_path / "v2")) == \
+        budget.Throttling(600, 150, 4500.0)
+    pod = budget.CpuBudget(0.5, "cgroup v2", group=str(tmp_path / "v2"))
+    assert pod.throttling() == budget.Throttling(600, 150, 4500.0)
+    # over a 6 s run: 30 of its 60 periods throttled, 600 ms waited
+    assert pod.throttling().since(budget.Throttling(540, 120, 3900.0), 6.0) == (50.0, 100.0)
+    assert budget.Throttling(540, 120, 3900.0).since(budget.Throttling(540, 120, 3900.0), 0) == (None, None)
+
+
+def test_no_group_or_no_cpu_stat_reads_no_throttling(tmp_path):
+    assert budget.read_cpu_stat(str(tmp_path)) is None  # no cpu.stat
+    (tmp_path / "cpu.stat").write_text("usage_usec 900000\n")  # a group without the cpu controller's counters
+    assert budget.read_cpu_stat(str(tmp_path)) is None
+    assert budget.CpuBudget(1, "taskset", cores=(1,)).throttling() is None
+    assert budget.CpuBudget(0.5, "none", why_not="no cgroup").throttling() is None
+
+
+def test_a_list_of_sizes_runs_at_the_kubelets_period_unless_given_and_one_size_keeps_the_benchs(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pods = ["--quick", "--runtime", "jvm,native", "--app-cpus", "0.25,0.5"]
+    assert cli.parse_args(pods).app_cpu_period == 100
+    assert cli.parse_args([*pods, "--app-cpu-period", "20"]).app_cpu_period == 20
+    assert cli.parse_args(["--quick"]).app_cpu_period == budget.PERIOD_US / 1000 == 10

@@ -76,6 +76,8 @@ class Plan:
     twin_apps: int = 0  # A/A twins started (a block's cost runs with a twin): primed on the others, warmed on its model
     # the repetitions a verdict's rate may reach where its verdict is undecided (0: the planned ones only)
     verdict_runs_most: int = 0
+    # pod sizes compared: a pod whose searches disagree gets one more, in a block of its own (results/slo.py)
+    search_added: bool = False
 
     def planned_seconds(self, upper_bound: bool = False) -> float:
         """The load phase: every run and warm-up with its fixed overhead, and a restart after each run expected to
@@ -88,7 +90,8 @@ class Plan:
                 + verdicts * (warmup_seconds(self.warmup_s, upper_bound) + RUN_OVERHEAD_S)
                 + self.other_warmups * (warmup_seconds(self.warmup_others_s or self.warmup_s, upper_bound)
                                         + RUN_OVERHEAD_S)
-                + self.app_starts() * APP_START_S)
+                + self.app_starts() * APP_START_S
+                + (self.added_search_seconds() if upper_bound else 0))
 
     def warmup_cap(self, scenario: str) -> float:
         """The longest warm-up of a scenario's models."""
@@ -113,6 +116,17 @@ class Plan:
         has_twin = any(r.twin and r.load == run.load and (r.runtime, r.scenario, r.variant)
                        == (run.runtime, run.scenario, run.variant) for r in self.runs)
         return self.verdict_runs_most - len(theirs) if has_twin and run.repetition == min(theirs) else 0
+
+    def added_search_seconds(self) -> float:
+        """The most the added searches cost: one more for every pod, each an app start, its models' warm-ups and
+        their searches at their step budget."""
+        if not self.search_added:
+            return 0.0
+        firsts = [r for r in self.runs if r.load.kind == LoadKind.SEARCH and r.repetition == 1]
+        pods = {(r.runtime, r.scenario, r.variant) for r in firsts}
+        return len(pods) * APP_START_S + sum(
+            self.run_seconds(r, upper_bound=True) + warmup_seconds(self.warmup_cap(r.scenario), True) + RUN_OVERHEAD_S
+            for r in firsts)
 
     def seconds_left(self, after: PlannedRun) -> float:
         """The expected time of the runs after this one (warm-ups and app starts of later blocks left out)."""
@@ -175,14 +189,15 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
               variants: dict[str, list[str]] | None = None, interleave: bool = False, cost_repeat: int = 3,
               cost_seconds: float | None = None, warmup_others_s: float | None = None,
               profile_events: tuple[str, ...] = (), soak_seconds: float | None = None, twin: bool = False,
-              cost_ladder: bool = True) -> Plan:
+              cost_ladder: bool = True, pod_searches: int = 0) -> Plan:
     """Runtimes x scenarios x variants x loads x repetitions x models, models interleaved innermost, a variant one
     block; with `interleave` (--jdk, --heap) the repetitions outermost. A scenario's capacity searches come first, its
     other loads in their order. A scenario's highest cost rate (its verdict's) runs cost_repeat times per block, each
     run at least VERDICT_REQUESTS long, with `twin` the first model's A/A twin taking its turn; a lower cost rate
     lower_cost_repeat times, or not at all without `cost_ladder`. With profile_events (--profile), the verdict's rate
-    then once per model and event in the first runtime's first block of the scenario. Why this order:
-    bench/README.md, "The plan and its steps"."""
+    then once per model and event in the first runtime's first block of the scenario. With pod_searches (pod sizes
+    compared) a scenario's search runs that many rounds, each pod a block per round, its cost runs in the first. Why
+    this order: bench/README.md, "The plan and its steps"."""
     blocks = []  # (runtime, scenario, variant, repetitions)
     for scenario in scenarios:
         # a soak or a scale-out is its own repetition: minutes of one run say more than several (its search, once,
@@ -191,11 +206,17 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
         chosen = (variants or {}).get(scenario)
         kept = [v for v in SCENARIOS[scenario].variants
                 if ((v.name in chosen) if chosen is not None else not v.opt_in)]
-        if interleave:
+        if pod_searches and not SCENARIOS[scenario].held_load \
+                and any(load.kind == LoadKind.SEARCH for load in loads[scenario]):
+            # A pod's next search comes after every other pod's, on a fresh app: its own block, as a search in the
+            # same block could only follow its own. The app start and warm-up are 1.5 of the 4 min a second search
+            # adds per pod in the quick preset; a replica is a fresh app too, and the interval spans apps.
+            blocks += [(rt, scenario, v, [rep]) for rep in range(1, pod_searches + 1) for v in kept for rt in runtimes]
+        elif interleave:
             blocks += [(rt, scenario, v, [rep]) for rep in reps for v in kept for rt in runtimes]
         else:
             blocks += [(rt, scenario, v, reps) for v in kept for rt in runtimes]
-    if not interleave:  # runtimes outermost, one after the other
+    if not interleave and not pod_searches:  # runtimes outermost, one after the other
         blocks.sort(key=lambda b: runtimes.index(b[0]))
     runs, warmups, twin_apps, primings = [], 0, 0, 0
     for runtime, scenario, variant, block_reps in blocks:
@@ -228,6 +249,8 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
         # the searches first: a block's cost rates move below the lowest capacity they find (Steps.within_knees)
         ordered = sorted((load for load in loads[scenario] if cost_ladder or load.kind != LoadKind.COST
                           or load.value == verdict_rate), key=lambda load: load.kind != LoadKind.SEARCH)
+        if pod_searches and block_reps[0] > 1:  # a pod's later round: its search again, the rest ran in the first
+            ordered = [load for load in ordered if load.kind == LoadKind.SEARCH]
         if SCENARIOS[scenario].app_per_model:  # each model's runs together, in an app of its own
             order = [(model, load, rep, "", False) for model in block_models for load in ordered
                      for rep in load_reps(load)]
@@ -255,4 +278,5 @@ def make_plan(runtimes: list[str], scenarios: list[str], loads: dict[str, list[L
     # an interleaved plan's blocks hold a repetition each, numbered on across apps: nothing to add to
     return Plan(runs, warmups=warmups, warmup_s=warmup_s, cooldown_s=cooldown_s, warmup_others_s=warmup_others_s,
                 others=others, other_warmups=other_warmups, twin_apps=twin_apps,
-                verdict_runs_most=MOST_VERDICT_RUNS * cost_repeat if twin and not interleave else 0)
+                verdict_runs_most=MOST_VERDICT_RUNS * cost_repeat if twin and not interleave else 0,
+                search_added=any(r.load.kind == LoadKind.SEARCH for r in runs) and bool(pod_searches))

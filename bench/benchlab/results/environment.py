@@ -328,6 +328,7 @@ class Environment(Facts):
     skipped: list[str] = fact(setting=True)  # ladder steps above a model's first SLO breach
     cost_rates_moved: list[str] = fact()  # a block's cost rates, moved below the knees its search found
     verdict_runs_added: list[str] = fact()  # a block's undecided cost verdicts, and the repetitions added to them
+    searches_added: list[str] = fact()  # pods whose searches disagreed, each searched once more (results/slo.py)
     out_of_memory: list[str] = fact(setting=True)  # runs an OutOfMemoryError ended (the app restarted after each)
     wall_seconds: int = fact(setting=True, missing=None)
     duration_s: float = fact(setting=True, config="duration")
@@ -345,6 +346,9 @@ class Environment(Facts):
     pod_sizes: dict[str, str] = fact(setting=True, config="size_labels", missing={})  # --app-cpus 0.25,0.5
     app_cpu_budget: str | None = fact(setting=True, missing=None)  # how it was applied, or why it could not be
     target_load: float = fact(config="target_load", missing=5000.0)  # the load the decision table sizes replicas for
+    # USD per core-hour and per GB-hour, the decision table's monthly bill (--price-core-hour, --price-gb-hour)
+    price_core_hour: float | None = fact(setting=True, config="price_core_hour", missing=None)
+    price_gb_hour: float | None = fact(setting=True, config="price_gb_hour", missing=None)
     database: str = fact(setting=True, config="database")
     target: str | None = fact(setting=True, config="target")
     pinning: str = fact(setting=True, missing=None)  # which CPUs the app and the rig ran on (--app-cpuset)

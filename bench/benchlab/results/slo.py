@@ -1,6 +1,7 @@
 """Capacity at an SLO from a stepped arrival-rate ladder: the highest offered rate that held the SLO."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
@@ -65,6 +66,48 @@ class Capacity:
     high: float  # the first step above the highest repetition's capacity (the true capacity lies below it)
     steps: tuple[float, ...]
     ceiling: str | None = None  # the rig's ceiling that broke the step above it (why.ceiling): then a lower bound
+
+
+# A pod's searches further apart than this get it one more search, decided once after the planned ones. A search ends
+# within 20 % (plan/search.py), so two of one capacity may differ by a step of x1.2; beyond x1.25 the app or the hour
+# moved it.
+SEARCHES_DISAGREE = 1.25
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A pod's searches (a runtime's, in a scenario and variant) whose capacities lie further apart than
+    SEARCHES_DISAGREE: those of its best model, the one of the highest median, whose capacity sizes the pod."""
+    runtime: str
+    scenario: str
+    variant: str
+    model: str
+    capacities: tuple[float, ...]  # each search's, by repetition
+
+    @property
+    def factor(self) -> float:
+        """The highest over the lowest (inf where one search held no rate)."""
+        low, high = min(self.capacities), max(self.capacities)
+        return high / low if low else math.inf
+
+
+def disagreeing_searches(table: pd.DataFrame, factor: float = SEARCHES_DISAGREE) -> list[Disagreement]:
+    """Per runtime, scenario and variant, from the open-model rows of the tidy table (the final measurements), the
+    searches of its best model where two of them lie more than `factor` apart."""
+    open_rows = table[table["load_model"] == LoadKind.OPEN].copy()
+    if open_rows.empty:
+        return []
+    open_rows["slo_ok"] = open_rows.apply(holds_slo, axis=1)
+    open_rows["variant"] = open_rows["variant"].map(variant_text)
+    out = []
+    for (runtime, scenario, variant), pod in open_rows.groupby(["runtime", "scenario", "variant"], sort=False):
+        per_model = {model: tuple(rep_capacity(r.set_index("load")["slo_ok"]) for _, r in g.groupby("repetition"))
+                     for model, g in pod.groupby("model", sort=False)}
+        best = max(per_model, key=lambda m: float(pd.Series(per_model[m]).median()))
+        found = Disagreement(runtime, scenario, variant, best, per_model[best])
+        if len(found.capacities) >= 2 and max(found.capacities) and found.factor > factor:
+            out.append(found)
+    return out
 
 
 def rep_capacity(passed: pd.Series) -> float:

@@ -10,10 +10,10 @@ import time
 import traceback
 
 from benchlab.config import POD_MEMORY_MB, Config
-from benchlab.model import Limit, RuntimeSpec
+from benchlab.model import Limit, LoadKind, PlannedRun, RuntimeSpec
 from benchlab.plan.planner import Plan, app_key, run_props, start_up_seconds
 from benchlab.project import ROOT, rss_mb
-from benchlab.results import cost, table
+from benchlab.results import cost, slo, table
 from benchlab.results.environment import Environment, RuntimeInfo
 from benchlab.plan import heap_search
 from benchlab.run.measure import k6tool, memory, pinned, point_select, profiler, soak
@@ -185,8 +185,13 @@ class Bench:
         # another, or taking turns with --jdk.
         app, probe, running = None, None, None
         started_up = set()
-        for _, block in itertools.groupby(state.plan.runs, key=lambda r: (r.scenario, r.variant, app_key(r))):
-            block = list(block)
+
+        def blocks():
+            yield from (list(b) for _, b in itertools.groupby(state.plan.runs,
+                                                              key=lambda r: (r.scenario, r.variant, app_key(r))))
+            yield from self.added_searches()  # lazily: decided once, after every planned block
+
+        for block in blocks():
             rt = rts[block[0].runtime]
             home = rt.java_home or java_home  # the app's JDK; the services and the tools run on the bench's
             if rt.name not in started_up:
@@ -208,6 +213,29 @@ class Bench:
             self.env.pinned_recording = "; ".join(problems) if problems else \
                 f"JFR {pinned.EVENT}, every pin, in {os.path.relpath(jfr_dir, state.out)}"
         return 1 if any("k6 exit" in f or "failed checks" in f for f in state.failures) else 0
+
+    def added_searches(self) -> list[list[PlannedRun]]:
+        """Pod sizes compared: a block more for each pod whose searches disagree (results/slo.py), its search once
+        more on a fresh app, after every planned block; said in the log and the report."""
+        plan = self.state.plan
+        if not plan.search_added:
+            return []
+        searches = [r for r in plan.runs if r.load.kind == LoadKind.SEARCH]
+        order = list(dict.fromkeys((r.runtime, r.scenario, r.variant) for r in searches))
+        found = [d for d in slo.disagreeing_searches(table.final(table.frame(self.state.rows)))
+                 if (d.runtime, d.scenario, d.variant) in order]  # a search's, not a ladder's repetitions
+        added = []
+        for d in sorted(found, key=lambda d: order.index((d.runtime, d.scenario, d.variant))):
+            pod = [r for r in searches if (r.runtime, r.scenario, r.variant) == (d.runtime, d.scenario, d.variant)]
+            rep = max(r.repetition for r in pod) + 1
+            said = (f"{d.runtime} {d.scenario}{f' ({d.variant})' if d.variant else ''}: its searches found {d.model} "
+                    f"at {' and '.join(f'{c:,g}' for c in d.capacities)}/s, more than x{slo.SEARCHES_DISAGREE:g} "
+                    f"apart: one more search")
+            self.env.append("searches_added", said)
+            log(said)
+            added.append([dataclasses.replace(r, index=plan.runs[-1].index, repetition=rep)
+                          for r in pod if r.repetition == 1])
+        return added
 
     def memory_searches(self, java_home, up: Services) -> None:
         """--heap-search: each model's smallest heap for each memory case, on the first host JVM runtime."""
