@@ -112,3 +112,20 @@ def test_with_a_cpu_split_k6_and_the_rigs_cpus_are_judged_against_the_rigs_cpus_
     # the database fills the rest of the app's CPU: a limit of the app and its database, not the rig's
     shared = dict(app, app_cpu_pct=40, db_cpu_pct=50, app_set_cpu_pct=92)
     assert why.brief(shared, cores=2) == "app and database CPUs 92 %" and why.ceiling(shared, cores=2) is None
+
+
+def test_a_pod_that_broke_below_its_budget_with_its_periods_often_throttled_names_the_quotas_period():
+    # 0.5 CPU at 62 % of its budget, a third of its 100 ms periods throttled: the knee came at half its CPU
+    row = {"app_cpus": 0.5, "app_cpu_pct": 31, "throttled_pct": 34, "throttled_ms_per_s": 12.4, "db_cpu_pct": 20}
+    assert why.explain(row, cores=2) == ("the quota's period: 34 % of periods throttled, 12 ms/s, with the app's CPU "
+                                         "at 62 % of its 0.5 CPU budget")
+    assert why.brief(row, cores=2) == "quota's period: 34 % throttled"
+
+
+def test_throttling_is_not_the_reason_where_the_app_used_its_budget_or_had_none_or_was_seldom_throttled():
+    spent = {"app_cpus": 0.5, "app_cpu_pct": 47, "throttled_pct": 80, "throttled_ms_per_s": 40}
+    assert why.explain(spent, cores=2).startswith("app CPU: 47 % of one core, 94 % of its 0.5 CPU budget")
+    unbudgeted = {"app_cpu_pct": 60, "throttled_pct": 80}
+    assert "quota" not in why.explain(unbudgeted, cores=2)
+    seldom = {"app_cpus": 0.5, "app_cpu_pct": 31, "throttled_pct": 4, "throttled_ms_per_s": 1}
+    assert why.explain(seldom, cores=2).startswith("nothing crossed its level; nearest: app CPU")
