@@ -45,6 +45,13 @@ def ratio(value: float, low: float | None = None, high: float | None = None) -> 
     return text + (f" (at most {high:.2f})" if low <= 0 else f" ({low:.2f} to {high:.2f})")
 
 
+def throttling(share_pct: float | None, ms_per_s: float | None) -> str:
+    """A CPU quota's throttling: '12 % of periods, 8 ms/s'; '-' where it was not read."""
+    if share_pct is None or share_pct != share_pct:
+        return "-"
+    return f"{share_pct:.0f} % of periods, {num(ms_per_s, 0)} ms/s"
+
+
 def duration(seconds: float) -> str:
     """'6m20s': a planned or remaining time, to the second."""
     seconds = int(max(0, seconds))
