@@ -91,7 +91,7 @@ def soak_steps(tmp_path, searches):
     k6 = RecordingK6()
     block = SimpleNamespace(app=None, probe=None, base_url="http://app", tokens_file=None, db_url=
                             "jdbc:mysql://127.0.0.1:34285/lab", jcmd="/jdk/bin/jcmd", nmt_note="",
-                            broken={})
+                            broken={}, pod=None)
     return Steps(state, k6, {}), plan.runs[-1], block, k6
 
 
