@@ -195,15 +195,41 @@ def test_the_report_names_each_block_whose_cost_rates_moved_and_why():
     assert cost_notes(Environment()) == []
 
 
-def test_an_undecided_verdict_gets_the_runs_its_interval_needs_for_it_and_the_cheapest_only():
+def test_an_undecided_verdict_gets_runs_up_to_the_most_for_it_and_the_cheapest_only():
     """Recorded, quick run 12, JWT + MySQL at 1,000/s: worker 1.14x reactive (0.98 to 1.33), one reactive run of 0.277
-    ms against 0.31 to 0.32; virtual 1.26x, told apart. Three more runs each would tell a 1.14x apart, were its runs'
-    scatter as seen."""
+    ms against 0.31 to 0.32; virtual 1.26x, told apart. Worker and reactive run until they hold the most."""
     runs = cost_runs({"virtual": [0.391, 0.362, 0.386, 0.395], "worker": [0.382, 0.336, 0.351, 0.327],
                       "reactive": [0.317, 0.320, 0.277, 0.310]}, rate=1000.0, twin=[1.0, 1.08, 1.04, 0.97])
     assert not costs(runs)[1].told_apart and costs(runs)[2].told_apart
-    assert more_verdict_runs(runs, "jwt-mysql", 8) == MoreRuns(1000.0, 7, 3, ("reactive", "worker"))
-    assert more_verdict_runs(runs, "jwt-mysql", 6) is None  # more than it may add: said not told apart
+    assert more_verdict_runs(runs, "jwt-mysql", 8) == MoreRuns(1000.0, 8, 4, ("reactive", "worker"))
+    assert more_verdict_runs(runs, "jwt-mysql", 6) == MoreRuns(1000.0, 6, 2, ("reactive", "worker"))
+    assert more_verdict_runs(runs, "jwt-mysql", 4) is None  # they hold the most already
+
+
+def test_an_undecided_verdict_the_most_runs_could_not_clear_gets_none():
+    """Recorded, quick run 17, JWT + MySQL at 1,000/s: worker 1.06x reactive (0.94 to 1.19) against a floor of x1.03,
+    virtual 1.10x (1.03 to 1.17). Eight runs could clear virtual's lead on the floor, not worker's."""
+    runs = cost_runs({"virtual": [0.260, 0.238, 0.248, 0.233], "worker": [0.262, 0.228, 0.238, 0.218],
+                      "reactive": [0.223, 0.223, 0.228, 0.218]}, rate=1000.0, twin=[1.081, 1.063, 1.056, 1.124])
+    assert [c.undecided for c in costs(runs)] == [False, True, True]
+    assert more_verdict_runs(runs, "jwt-mysql", 8) == MoreRuns(1000.0, 8, 4, ("reactive", "virtual"))
+
+
+def test_an_undecided_verdict_is_not_given_as_few_runs_as_its_first_scatter_promises():
+    """Recorded, quick run 16, the aggregation at 80/s: virtual 1.21x reactive (0.99 to 1.47) after 4 runs, undecided.
+    Two more runs each would have cleared the floor 8 times in 10, were that scatter the truth; those two read
+    reactive 1.144 ms (its others 0.67 to 0.75) and virtual 1.315 ms, and left 1.21x (0.92 to 1.58) undecided."""
+    planned = {"reactive": [0.720, 0.672, 0.743, 0.670], "virtual": [0.744, 0.868, 0.868, 0.916],
+               "worker": [0.868, 0.943, 0.990, 0.943]}
+    runs = cost_runs(planned, rate=80.0, twin=[1.13, 0.94, 1.34, 1.14])
+    virtual = next(c for c in costs(runs) if c.model == "virtual")
+    assert virtual.undecided and round(virtual.ratio, 2) == 1.21 and round(virtual.ratio_low, 2) == 0.99
+    assert more_verdict_runs(runs, "jwt-mysql", 8) == MoreRuns(80.0, 8, 4, ("reactive", "virtual"))
+    added = {"reactive": [*planned["reactive"], 1.144, 0.746], "virtual": [*planned["virtual"], 0.943, 1.315],
+             "worker": planned["worker"]}
+    as_before = next(c for c in costs(cost_runs(added, rate=80.0, twin=[1.13, 0.94, 1.34, 1.14]))
+                     if c.model == "virtual")
+    assert as_before.undecided and round(as_before.ratio_low, 2) == 0.92 and round(as_before.ratio_high, 2) == 1.58
 
 
 def test_verdicts_told_apart_ties_and_a_run_without_a_twin_get_no_more_runs():
@@ -212,12 +238,12 @@ def test_verdicts_told_apart_ties_and_a_run_without_a_twin_get_no_more_runs():
     below_floor = {"reactive": [0.30, 0.28, 0.32], "worker": [0.29, 0.31, 0.30]}  # its estimate within the floor
     assert more_verdict_runs(cost_runs(below_floor, twin=[1.10, 1.12, 1.11]), "jwt-mysql", 12) is None
     undecided = {"reactive": [0.30, 0.28, 0.32], "worker": [0.35, 0.30, 0.34]}
-    assert more_verdict_runs(cost_runs(undecided), "jwt-mysql", 12) == MoreRuns(300.0, 6, 3, ("reactive", "worker"))
+    assert more_verdict_runs(cost_runs(undecided), "jwt-mysql", 12) == MoreRuns(300.0, 12, 9, ("reactive", "worker"))
     assert more_verdict_runs(cost_runs(undecided, twin=None), "jwt-mysql", 12) is None
 
 
 def test_the_report_names_each_block_whose_verdict_got_more_runs():
-    added = "jvm aggregate: virtual undecided against reactive at 80/s, 3 more repetitions for 7 each"
+    added = "jvm aggregate: virtual undecided against reactive at 80/s, 4 more repetitions for 8 each"
     assert cost_notes(Environment(verdict_runs_added=[added])) == [
         f"{added}: each ratio's estimate lay beyond the A/A floor, its interval did not; read again once, after them all."]
 

@@ -1,5 +1,6 @@
 import dataclasses
 
+from benchlab import cli
 from benchlab.model import MODELS, SETTLE_S, Load, PlannedRun
 from benchlab.plan.planner import (APP_START_S, PROFILE_S, RESTART_S, RUN_OVERHEAD_S, USUAL_SEARCH_STEPS, expected_restart, expected_skip,
                               make_plan, run_props)
@@ -251,3 +252,21 @@ def test_a_verdicts_cost_run_lasts_long_enough_for_its_requests():
                   cost_seconds=3, twin=True)
     seconds = {(r.scenario, r.load.value): r.seconds for r in p.runs}
     assert seconds == {("aggregate", 20): 3, ("aggregate", 80): 500 / 80, ("jwt-mysql", 1000): 3}
+
+
+def test_the_quick_aggregation_pays_for_its_verdicts_added_runs_with_the_rates_that_could_not_tell():
+    """Quick's 3 s at 20 and 40/s held 60 and 120 aggregations: every such cell of quick runs 15 to 18 read "too few
+    requests to tell". Without them the quick plan saves their 84 s, and its verdict's most added runs fit in it."""
+    quick, default = cli.parse_args(["--quick"]), cli.parse_args([])
+    rates = lambda config: [level.value for level in config.load_levels["aggregate"] if level.kind == "cost"]  # noqa
+    assert rates(quick) == [80] and rates(default) == [20, 40, 80]
+    p = make_plan(["jvm"], ["aggregate"], quick.load_levels, list(MODELS), 1, quick.duration, quick.warmup,
+                  quick.cooldown, cost_repeat=quick.cost_repeat, cost_seconds=quick.cost_duration, twin=True)
+    with_ladder = make_plan(["jvm"], ["aggregate"], {"aggregate": [Load("cost", 20), Load("cost", 40),
+                                                                   *quick.load_levels["aggregate"]]},
+                            list(MODELS), 1, quick.duration, quick.warmup, quick.cooldown,
+                            cost_repeat=quick.cost_repeat, cost_seconds=quick.cost_duration, twin=True)
+    saved = with_ladder.planned_seconds() - p.planned_seconds()
+    verdict = [r for r in p.runs if r.load.value == 80 and not r.twin]
+    most_added = 2 * sum(p.run_seconds(r) for r in verdict if r.model == "virtual")  # the model and the cheapest
+    assert saved == 84 and most_added == 82 <= saved

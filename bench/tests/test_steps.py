@@ -134,11 +134,12 @@ def test_an_undecided_verdict_runs_again_for_it_and_the_cheapest_on_the_shared_a
     shared = Block(FakeApp("app"), None, "http://app", None, None, None)
     shared.twin = Block(FakeApp("twin"), None, "http://twin", None, None, None)
     Steps(state, K6(), {}).run_plan(plan.runs, shared)
-    assert len(measured) == 16 + 6
+    assert len(measured) == 16 + 8
     assert measured[16:] == [(m, rep, "http://app") for m, rep in [
-        ("reactive", 5), ("worker", 5), ("worker", 6), ("reactive", 6), ("reactive", 7), ("worker", 7)]]
+        ("reactive", 5), ("worker", 5), ("worker", 6), ("reactive", 6), ("reactive", 7), ("worker", 7),
+        ("worker", 8), ("reactive", 8)]]
     assert state.env.verdict_runs_added == [
-        "jvm jwt-mysql: worker undecided against reactive at 1000/s, 3 more repetitions for 7 each"]
+        "jvm jwt-mysql: worker undecided against reactive at 1000/s, 4 more repetitions for 8 each"]
 
 
 def test_the_twin_starts_on_a_port_of_its_own_primed_on_the_other_models_and_warmed_on_its_own(tmp_path):

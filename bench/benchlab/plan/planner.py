@@ -26,7 +26,7 @@ PROFILE_S = 20.0
 # first and last reading), and a model's runs scattered by up to 35 %.
 VERDICT_REQUESTS = 500
 
-# An undecided cost verdict may add repetitions of its rate, up to this many times the planned ones
+# An undecided cost verdict adds repetitions of its rate until it holds this many times the planned ones
 # (results/cost.more_verdict_runs): quick's 4 reach 8, enough for a 1.15x ratio whose paired runs scatter by 10 %.
 MOST_VERDICT_RUNS = 2
 

@@ -157,7 +157,7 @@ class Steps:
 
     def settle_verdicts(self, runs: list[PlannedRun], block: Block, progress, task):
         """After the verdict rate's planned runs, more repetitions of it for each model whose ratio to the cheapest
-        lies beyond the A/A floor and whose interval does not, and for the cheapest, as many as the interval needs
+        lies beyond the A/A floor and whose interval does not, and for the cheapest, up to the most the plan allows
         (results/cost.more_verdict_runs); the twin's floor stays as measured."""
         first = next(r for r in runs if r.twin)
         rows = table.final(table.frame(self.state.rows))
