@@ -8,6 +8,7 @@ import static io.concurrencylab.report.ReportQueries.COUNTY_YOUNGEST;
 import static io.concurrencylab.report.ReportQueries.REPORTS_BEFORE;
 import static io.concurrencylab.report.ReportQueries.SAME_AGE;
 
+import io.concurrencylab.error.DatabaseDeadline;
 import io.concurrencylab.error.DatabaseFailures;
 import io.concurrencylab.user.User;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -23,11 +24,18 @@ import org.hibernate.reactive.mutiny.Mutiny;
 @ApplicationScoped
 public class ReactiveReportRepository implements PanacheRepositoryBase<Report, Long> {
 
+    private final DatabaseDeadline deadline;
+
+    ReactiveReportRepository(DatabaseDeadline deadline) {
+        this.deadline = deadline;
+    }
+
     public Uni<UserReport> report(String email) {
-        return Panache.withTransaction(() -> Panache.getSession().chain(session -> session.find(User.class, email)
-                .onItem().ifNull().failWith(() -> User.notFound(email))
-                .chain(user -> readings(session, user))
-                .call(report -> session.persist(Report.of(report)))))
+        return deadline.bound(Panache.withTransaction(() -> Panache.getSession()
+                .chain(session -> session.find(User.class, email)
+                        .onItem().ifNull().failWith(() -> User.notFound(email))
+                        .chain(user -> readings(session, user))
+                        .call(report -> session.persist(Report.of(report))))))
                 .onFailure().transform(DatabaseFailures::translate);
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.mysql.cj.jdbc.exceptions.CommunicationsException;
+import com.mysql.cj.jdbc.exceptions.MySQLQueryInterruptedException;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.mysqlclient.MySQLException;
@@ -13,6 +14,8 @@ import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import org.hibernate.PessimisticLockException;
+import org.hibernate.QueryTimeoutException;
 import org.hibernate.exception.JDBCConnectionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -28,6 +31,25 @@ class DatabaseFailuresTest {
             new CompletionException(new ConnectException("Connection refused: /127.0.0.1:3306")),
             ClosedConnectionException.INSTANCE,
             new MySQLException("Lost connection to server during query", 2013, "08S01"));
+
+    /**
+     * Statements the server interrupted (an operator's KILL QUERY or KILL CONNECTION, a statement timer) or gave up
+     * waiting for: the database is slow or was stepped in on, not the query wrong.
+     */
+    static final List<Throwable> GIVEN_UP = List.of(
+            // Connector/J after KILL QUERY, as Hibernate ORM wraps it; and after MariaDB's KILL CONNECTION
+            new QueryTimeoutException("could not execute query", new MySQLQueryInterruptedException(
+                    "Query execution was interrupted", "70100", 1317), "select u1_0.email from users u1_0"),
+            new SQLException("Connection was killed", "70100", 1927),
+            new SQLException("Lost connection to server during query", "HY000", 2013),
+            new PessimisticLockException("could not execute query",
+                    new SQLException("Lock wait timeout exceeded; try restarting transaction", "HY000", 1205), "select"),
+            // the reactive client: the same codes from the server
+            new CompletionException(new MySQLException("Query execution was interrupted", 1317, "70100")),
+            new MySQLException("Connection was killed", 1927, "70100"),
+            new MySQLException("Query execution was interrupted (max_statement_time exceeded)", 1969, "70100"),
+            new MySQLException("Query execution was interrupted, maximum statement execution time exceeded", 3024,
+                    "HY000"));
 
     static final List<Throwable> BUSY_POOLS = List.of(
             // Agroal's acquisition timeout: an SQLException with neither SQL state nor vendor code
@@ -45,6 +67,12 @@ class DatabaseFailuresTest {
     @ParameterizedTest
     @FieldSource("OUTAGES")
     void anOutageIsDatabaseUnavailable(Throwable failure) {
+        assertEquals(ErrorCode.DATABASE_UNAVAILABLE, code(failure));
+    }
+
+    @ParameterizedTest
+    @FieldSource("GIVEN_UP")
+    void anInterruptedOrKilledStatementIsDatabaseUnavailable(Throwable failure) {
         assertEquals(ErrorCode.DATABASE_UNAVAILABLE, code(failure));
     }
 
