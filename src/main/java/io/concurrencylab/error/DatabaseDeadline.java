@@ -46,10 +46,6 @@ public class DatabaseDeadline {
         });
     }
 
-    public Duration deadline() {
-        return deadline;
-    }
-
     static ServiceException exceeded(Duration deadline) {
         return new ServiceException(ErrorCode.DATABASE_UNAVAILABLE,
                 "The database did not answer within " + deadline.toMillis() + " ms, try again later");
