@@ -9,7 +9,8 @@
 
 import http from 'k6/http';
 import { BASE_URL, SMOKE, envInt } from './lib/config.js';
-import { checkResponse, get, isJsonError, json } from './lib/http.js';
+import { checkResponse, get, isJsonError } from './lib/http.js';
+import { aggregateFault } from './lib/aggregate.js';
 import { loadOptions } from './lib/load.js';
 import { summaryHandler } from './lib/summary.js';
 
@@ -29,19 +30,7 @@ export const options = loadOptions('aggregate', {
 
 export { setup } from './lib/target.js';
 
-const FIELDS = ['age', 'sex', 'phone', 'level'];
 const http400 = http.expectedStatuses(400);
-
-// What is wrong with an aggregation answer, or null when it is right.
-function aggregateFault(res, id, minMs) {
-  if (res.status !== 200) return `status ${res.status}`;
-  const body = json(res);
-  if (body.id !== id || body.name !== `User ${id}`) return `not user ${id}: ${res.body}`;
-  const missing = FIELDS.filter((f) => body[f] === undefined || body[f] === null);
-  if (missing.length > 0) return `missing ${missing.join(', ')}`;
-  if (minMs > 0 && res.timings.duration < minMs) return `answered in ${res.timings.duration} ms, below ${minMs} ms`;
-  return null;
-}
 
 // One check per answer: at 1,000 users k6 shares the machine with the app, and each check is a metric sample
 // (with four checks per answer, k6 spent 12 % more CPU per iteration). What was wrong is logged instead, once per VU

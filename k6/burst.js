@@ -6,14 +6,17 @@
 //   burst_refused     no HTTP answer, but no wait either: the connection refused or reset
 //   burst_unanswered  nothing within TIMEOUT
 //   burst_wrong       anything else: another status, another user
+// AGGREGATE_RATE aggregations/s run beside it (0 by default), each with AGGREGATE_TIMEOUT: an app at its edge sheds
+// the lookups and serves these. Each counts in aggregate_served (a complete answer for the id asked) or aggregate_lost.
 //
-//   RATE=3000 TIMEOUT=1s DURATION=15s bench/k6 run k6/burst.js
+//   RATE=3000 TIMEOUT=1s DURATION=15s AGGREGATE_RATE=30 bench/k6 run k6/burst.js
 //
 // The integration test PodEdgeIT runs it against the packaged app within 0.5 CPU; k6/README.md has every variable.
 
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import { BASE_URL, TIMEOUT, envDuration, envInt, selectedModels } from './lib/config.js';
+import { aggregateFault } from './lib/aggregate.js';
 import { REQUEST_TIMEOUT_ERROR_CODE, json } from './lib/http.js';
 import { seconds } from './lib/load.js';
 import { assertTargetReady } from './lib/target.js';
@@ -25,20 +28,35 @@ const rate = envInt('RATE', 3000);
 // VUs for every request to wait its full TIMEOUT, at most MAX_VUS: past them k6 drops iterations and counts them in
 // dropped_iterations, as offered but never sent.
 const maxVUs = Math.min(envInt('MAX_VUS', 3000), Math.ceil(rate * seconds(TIMEOUT)) + 1);
+const duration = envDuration('DURATION', '15s');
+const aggregateRate = envInt('AGGREGATE_RATE', 0);
+const aggregateTimeout = __ENV.AGGREGATE_TIMEOUT || '10s';
+const aggregateUsers = envInt('AGGREGATE_USERS', 2000);
+const aggregateVUs = Math.ceil(aggregateRate * seconds(aggregateTimeout)) + 1;
+
+const scenarios = {
+  burst: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration,
+    preAllocatedVUs: Math.min(maxVUs, Math.ceil(rate / 10)), maxVUs },
+};
+if (aggregateRate > 0) {
+  scenarios.aggregations = { executor: 'constant-arrival-rate', rate: aggregateRate, timeUnit: '1s', duration,
+    preAllocatedVUs: aggregateVUs, maxVUs: aggregateVUs, exec: 'aggregation' };
+}
 
 export const options = {
-  scenarios: {
-    burst: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration: envDuration('DURATION', '15s'),
-      preAllocatedVUs: Math.min(maxVUs, Math.ceil(rate / 10)), maxVUs },
-  },
+  scenarios,
   summaryTrendStats: ['med', 'p(99)', 'max'],
-  systemTags: ['status', 'error_code'],
+  systemTags: ['status', 'error_code', 'scenario'],
+  // The submetric makes k6 count the aggregations it could not send apart from the burst's.
+  thresholds: aggregateRate > 0 ? { 'dropped_iterations{scenario:aggregations}': ['count>=0'] } : {},
 };
 
 const counters = Object.fromEntries(['served', 'shed', 'refused', 'unanswered', 'wrong'].map(
   (name) => [name, new Counter(`burst_${name}`)]));
 // A 503 without the app's JSON: Quarkus itself answers some so under overload, before the app sees the request.
 const bare503 = new Counter('burst_bare_503');
+const aggregateServed = new Counter('aggregate_served');
+const aggregateLost = new Counter('aggregate_lost');
 
 export function setup() {
   assertTokensFresh(tokens);
@@ -70,6 +88,19 @@ export default function () {
   if (kind === 'wrong' && __ITER < 5) console.warn(`wrong answer: ${res.status} ${String(res.body).slice(0, 200)}`);
 }
 
+// An aggregation beside the burst: anything but a complete answer for its id is lost.
+export function aggregation() {
+  const model = models[__ITER % models.length];
+  const id = 1 + Math.floor(Math.random() * aggregateUsers);
+  const res = http.get(`${BASE_URL}/${model}/users/${id}/aggregate`, {
+    timeout: aggregateTimeout, tags: { name: 'GET /{model}/users/{id}/aggregate' },
+    responseCallback: http.expectedStatuses({ min: 0, max: 599 }),
+  });
+  const fault = aggregateFault(res, id, 0);
+  (fault === null ? aggregateServed : aggregateLost).add(1);
+  if (fault !== null && __ITER < 5) console.warn(`aggregation lost: ${fault}`);
+}
+
 // The counters and k6's dropped iterations as one JSON object, to SUMMARY_FILE when it is set, and on stdout.
 export function handleSummary(data) {
   const count = (name) => (data.metrics[name] ? data.metrics[name].values.count : 0);
@@ -77,6 +108,9 @@ export function handleSummary(data) {
     dropped: count('dropped_iterations') };
   for (const name of Object.keys(counters)) result[name] = count(`burst_${name}`);
   result.bare503 = count('burst_bare_503');
+  result.aggregateServed = count('aggregate_served');
+  result.aggregateLost = count('aggregate_lost');
+  result.aggregateDropped = count('dropped_iterations{scenario:aggregations}');
   const text = `${JSON.stringify(result)}\n`;
   return __ENV.SUMMARY_FILE ? { [__ENV.SUMMARY_FILE]: text, stdout: text } : { stdout: text };
 }

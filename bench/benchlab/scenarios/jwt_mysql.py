@@ -5,9 +5,9 @@ USERS_ME = Probe("GET", "/{model}/users/me", '"email"')  # the user of the first
 
 SCENARIO = Scenario(
     "jwt-mysql", "jwt-mysql.js", slo_p99_ms=50.0, limit=Limit.POINT_SELECT, needs_tokens=True,
-    # opt-in: the first gate on (AdmissionControl), as a pod of 0.5 CPU runs the app to answer a burst; beside the app
-    # as configured (--variants jwt-mysql=,gated) it shows what the gate costs a request
-    variants=(Variant(""), Variant("gated", (("lab.overload.admission-control", "true"),), opt_in=True)),
+    # opt-in: the first gate (AdmissionControl) off; beside the app as it ships (--variants jwt-mysql=,ungated) it
+    # shows what the gate costs a request and the knee
+    variants=(Variant(""), Variant("ungated", (("lab.overload.admission-control", "false"),), opt_in=True)),
     # the verdict's cost rate: every model's CPU per request on the steady app near saturation, at a rate each model
     # serves in a 0.5 CPU jar (its knees: 1,200 to 1,700/s at p99 50 ms; a smaller pod's search moves the rates below
     # its own); a quarter and half of it show how the cost moves with the rate (background work weighs more at a low

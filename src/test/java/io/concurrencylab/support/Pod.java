@@ -12,9 +12,8 @@ import java.util.List;
  * period, in a cgroup of its own), and a memory limit where one is given. The app joins the groups before it starts,
  * so that the JVM and the executable size themselves for them (one processor; a heap from the memory limit).
  * <p>
- * {@link #create} is the smallest pod the lab answers for: a 128 MB heap, half of a 256 MB pod, and the first gate on
- * ({@code AdmissionControl}), which such a pod needs: without it, 99.7 % of a burst of 2.5 times its capacity went
- * unanswered within 1 s.
+ * {@link #create} is the smallest pod the lab answers for: a 128 MB heap, half of a 256 MB pod, and otherwise the
+ * settings the app ships with.
  * <p>
  * Making a cgroup needs root and the controllers (cgroup v1's cpu and memory hierarchies, or v2's with them in the
  * root's subtree_control). Without them the test cannot run as a pod lives, and says so in one line.
@@ -34,9 +33,9 @@ public final class Pod implements AutoCloseable {
         this.options = options;
     }
 
-    /** The smallest pod: 0.5 CPU, a 128 MB heap and the first gate. */
+    /** The smallest pod: 0.5 CPU and a 128 MB heap. */
     public static Pod create(String test) {
-        return new Pod(groups(test, 0), List.of("-Xmx" + HEAP, "-Dlab.overload.admission-control=true"));
+        return new Pod(groups(test, 0), List.of("-Xmx" + HEAP));
     }
 
     /** 0.5 CPU and a memory limit, the heap left to the runtime to size from it. */
@@ -79,7 +78,7 @@ public final class Pod implements AutoCloseable {
                 + ": a pod is tested as root, on a machine with cgroup v1's or v2's");
     }
 
-    /** The app's JVM or executable options: the smallest pod's heap and gate, none for a pod with a memory limit. */
+    /** The app's JVM or executable options: the smallest pod's heap, none for a pod with a memory limit. */
     public List<String> options() {
         return options;
     }

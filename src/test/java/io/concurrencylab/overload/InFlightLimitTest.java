@@ -1,0 +1,86 @@
+package io.concurrencylab.overload;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The limit on a clock of the test's own: a queue time of 50 ms, a floor of 4, from time 0 (100 ms intervals). */
+class InFlightLimitTest {
+
+    static final long MS = 1_000_000;
+    final InFlightLimit limit = new InFlightLimit(50 * MS, 4, 0);
+
+    void admitted(long at, int count) {
+        for (int n = 0; n < count; n++) {
+            assertTrue(limit.admit(at * MS), "request " + (n + 1) + " at " + at + " ms");
+        }
+    }
+
+    void answered(long at, int count) {
+        for (int n = 0; n < count; n++) {
+            limit.ended(at * MS);
+        }
+    }
+
+    @Test
+    void atFirstTheFloorHolds() {
+        admitted(0, 4);
+        assertFalse(limit.admit(1 * MS));
+    }
+
+    @Test
+    void theLimitIsWhatTheAppAnsweredInTheQueueTime() {
+        admitted(0, 4);
+        answered(10, 4);
+        admitted(20, 4);
+        answered(30, 4);
+        admitted(40, 4);
+        answered(50, 4);
+        admitted(60, 4);
+        answered(70, 4);
+        admitted(80, 4);
+        answered(90, 4);
+        // 20 answers in 0 to 100 ms: 10 may be in flight in the next interval.
+        admitted(100, 10);
+        assertFalse(limit.admit(150 * MS));
+        answered(160, 1);
+        assertTrue(limit.admit(161 * MS), "one ended: room for one");
+    }
+
+    @Test
+    void anAppThatAnswersLessGetsALowerLimitButNeverBelowTheFloor() {
+        admitted(0, 4);
+        answered(50, 1);
+        admitted(60, 1);
+        assertFalse(limit.admit(150 * MS), "1 answer: the floor of 4, with 4 in flight");
+        answered(160, 4);
+        admitted(200, 4);
+        assertFalse(limit.admit(200 * MS));
+    }
+
+    @Test
+    void anIdleStretchKeepsTheLimit() {
+        for (int n = 0; n < 10; n++) {
+            admitted(n * 10, 4);
+            answered(n * 10 + 5, 4);
+        }
+        // 40 answers in 0 to 100 ms: 20 in flight, then nothing until 450 ms
+        admitted(450, 20);
+        assertFalse(limit.admit(450 * MS));
+    }
+
+    @Test
+    void aStallWithRequestsInFlightBringsTheLimitBackToTheFloor() {
+        for (int n = 0; n < 10; n++) {
+            admitted(n * 10, 4);
+            answered(n * 10 + 5, 4);
+        }
+        admitted(100, 20);
+        answered(110, 16);
+        admitted(450, 0);
+        assertFalse(limit.admit(450 * MS), "4 in flight and nothing answered from 200 to 400 ms: the floor of 4");
+        answered(460, 4);
+        admitted(461, 4);
+    }
+}
