@@ -32,7 +32,7 @@ public interface OverloadConfig {
      * Long enough that a load at the SLO's latency meets no limit, short enough that a burst's admitted lookups are
      * answered well within a client's second.
      */
-    @WithDefault("20ms")
+    @WithDefault("50ms")
     Duration queueTime();
 
     /** The first gate's limit where the app answered fewer: at start-up, after an idle spell, or a database stall. */

@@ -71,16 +71,29 @@ class InFlightLimitTest {
     }
 
     @Test
-    void aStallWithRequestsInFlightBringsTheLimitBackToTheFloor() {
+    void aSlowIntervalLeavesTheLimitAtTheBestOfTheLastSecond() {
+        for (int n = 0; n < 10; n++) {
+            admitted(n * 10, 4);
+            answered(n * 10 + 5, 4);
+        }
+        // 40 answers in 0 to 100 ms, then 2 in 100 to 200 ms (a GC pause, or the load's end)
+        admitted(100, 2);
+        answered(150, 2);
+        admitted(200, 20);
+        assertFalse(limit.admit(200 * MS));
+    }
+
+    @Test
+    void aSecondOfStallWithRequestsInFlightBringsTheLimitBackToTheFloor() {
         for (int n = 0; n < 10; n++) {
             admitted(n * 10, 4);
             answered(n * 10 + 5, 4);
         }
         admitted(100, 20);
         answered(110, 16);
-        admitted(450, 0);
-        assertFalse(limit.admit(450 * MS), "4 in flight and nothing answered from 200 to 400 ms: the floor of 4");
-        answered(460, 4);
-        admitted(461, 4);
+        admitted(1300, 0);
+        assertFalse(limit.admit(1300 * MS), "4 in flight and nothing answered from 200 to 1,300 ms: the floor of 4");
+        answered(1310, 4);
+        admitted(1311, 4);
     }
 }
