@@ -32,7 +32,7 @@ public interface OverloadConfig {
      * a queue it drains within it. The JWT + MySQL SLO: at 20 ms, GC pauses and quota stalls shed 0.1 to 0.3 % of
      * bench steps held at a p99 of 13 to 35 ms. A burst's admitted lookups are still answered well within a second.
      */
-    @WithDefault("50ms")
+    @WithDefault("20ms")
     Duration queueTime();
 
     /** The first gate's limit where the app answered fewer: at start-up, after an idle spell, or a database stall. */

@@ -106,12 +106,7 @@ public final class PackagedApp implements AutoCloseable {
      */
     public static List<String> command(List<String> options) {
         List<String> command = new ArrayList<>();
-        Properties artifact = new Properties();
-        try (InputStream in = Files.newInputStream(Path.of("target", "quarkus-artifact.properties"))) {
-            artifact.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("no packaged application in target/ (run ./mvnw verify)", e);
-        }
+        Properties artifact = artifact();
         boolean executable = "native".equals(artifact.getProperty("type"));
         command.add(executable ? Path.of("target").resolve(artifact.getProperty("path")).toString()
                 : Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -120,6 +115,21 @@ public final class PackagedApp implements AutoCloseable {
             command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
         }
         return command;
+    }
+
+    /** Whether the build made a native executable (target/quarkus-artifact.properties), else the jar. */
+    public static boolean isExecutable() {
+        return "native".equals(artifact().getProperty("type"));
+    }
+
+    private static Properties artifact() {
+        Properties artifact = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of("target", "quarkus-artifact.properties"))) {
+            artifact.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no packaged application in target/ (run ./mvnw verify)", e);
+        }
+        return artifact;
     }
 
     public URI uri(String path) {
