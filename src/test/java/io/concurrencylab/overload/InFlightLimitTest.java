@@ -23,6 +23,14 @@ class InFlightLimitTest {
         }
     }
 
+    /** 4 at a time, each answered 5 ms later, every 10 ms from 0 to 90 ms: a limit of 20 from 100 ms on. */
+    void fortyAnsweredBy100Ms() {
+        for (int n = 0; n < 10; n++) {
+            admitted(n * 10, 4);
+            answered(n * 10 + 5, 4);
+        }
+    }
+
     @Test
     void atFirstTheFloorHolds() {
         admitted(0, 4);
@@ -61,10 +69,7 @@ class InFlightLimitTest {
 
     @Test
     void anIdleStretchKeepsTheLimit() {
-        for (int n = 0; n < 10; n++) {
-            admitted(n * 10, 4);
-            answered(n * 10 + 5, 4);
-        }
+        fortyAnsweredBy100Ms();
         // 40 answers in 0 to 100 ms: 20 in flight, then nothing until 450 ms
         admitted(450, 20);
         assertFalse(limit.admit(450 * MS));
@@ -72,10 +77,7 @@ class InFlightLimitTest {
 
     @Test
     void aSlowIntervalLeavesTheLimitAtTheBestOfTheLastSecond() {
-        for (int n = 0; n < 10; n++) {
-            admitted(n * 10, 4);
-            answered(n * 10 + 5, 4);
-        }
+        fortyAnsweredBy100Ms();
         // 40 answers in 0 to 100 ms, then 2 in 100 to 200 ms (a GC pause, or the load's end)
         admitted(100, 2);
         answered(150, 2);
@@ -85,10 +87,7 @@ class InFlightLimitTest {
 
     @Test
     void aSecondOfStallWithRequestsInFlightBringsTheLimitBackToTheFloor() {
-        for (int n = 0; n < 10; n++) {
-            admitted(n * 10, 4);
-            answered(n * 10 + 5, 4);
-        }
+        fortyAnsweredBy100Ms();
         admitted(100, 20);
         answered(110, 16);
         admitted(1300, 0);
