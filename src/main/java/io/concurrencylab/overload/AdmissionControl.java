@@ -13,6 +13,8 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,8 +37,8 @@ public class AdmissionControl {
     /** Before any other route or filter, proactive authentication included. */
     private static final int FIRST = -1_000_000_000;
     private static final ErrorCode OVERLOADED = ErrorCode.SERVICE_OVERLOADED;
-    /** The kinds this gate sheds, and their path under a model's: the routes of @ConcurrencyLimited(kind). */
-    static final Map<WorkKind, String> GATED = Map.of(WorkKind.LOOKUP, "/users/me", WorkKind.REPORT, "/users/me/report");
+    /** The paths under a model's of the kinds this gate sheds: @ConcurrencyLimited(LOOKUP) and (REPORT). */
+    static final List<String> GATED = List.of("/users/me", "/users/me/report");
 
     private final OverloadConfig limits;
     private final Buffer overloaded;
@@ -52,9 +54,9 @@ public class AdmissionControl {
             return;
         }
         long now = System.nanoTime();
-        java.util.Map<String, InFlightLimit> byPath = new java.util.HashMap<>();
+        Map<String, InFlightLimit> byPath = new HashMap<>();
         for (Model model : Model.values()) {
-            for (String path : GATED.values()) {
+            for (String path : GATED) {
                 byPath.put("/" + model.path() + path,
                         new InFlightLimit(limits.queueTime().toNanos(), limits.minInFlight(), now));
             }
