@@ -1,13 +1,20 @@
 package io.concurrencylab.overload;
 
 /**
- * How many requests of one kind may be in flight at the first gate: as many as the app answered in {@code queueTime}
- * at its best of the last second (Little's law: a queue that long drains within that time), and at least
- * {@code floor}. Answers are counted per interval of the kubelet's CFS period, so that a quota's throttled half-period
- * alone never reads as a slower app; the best of ten, so that neither a GC pause nor the last, partial interval of a
- * load lowers the limit below the app's pace. A burst beyond what the app answers is shed from its first interval.
+ * How many requests of one kind may be in flight at the first gate. Two bounds, from the answers of the app's best
+ * interval of the last second, counted per interval of the kubelet's CFS period:
+ * <ul>
+ * <li>the <b>limit</b>, while a queue stands: as many as the app answered in {@code queueTime} (Little's law: a queue
+ * that long drains within that time), and at least {@code floor}. A queue stands when every arrival of the last
+ * interval met at least half the limit in flight: the app never caught up.</li>
+ * <li>the <b>ceiling</b> otherwise: as many as it answered in a whole interval, and at least the limit. A quota's
+ * throttled part of a period piles up requests the app answers once it runs again: at the limit alone, a pod at half
+ * its capacity shed 4 % of its lookups.</li>
+ * </ul>
+ * Counted per interval, a throttled half-period never reads as a slower app; the best of ten, so that neither a GC
+ * pause nor the last, partial interval of a load lowers the bounds below the app's pace.
  * <p>
- * An interval with nothing in flight tells nothing and keeps the limit: reset to the floor after each idle spell, a
+ * An interval with nothing in flight tells nothing and keeps the bounds: reset to the floor after each idle spell, a
  * load's first 100 ms met 8 and shed 503s below its capacity. Intervals with requests in flight and no answer (a
  * stalled database) count as none: after a second of them, the floor.
  */
@@ -15,32 +22,39 @@ final class InFlightLimit {
 
     static final long INTERVAL_NANOS = 100_000_000;
     static final int INTERVALS = 10;
+    private static final int NO_ARRIVAL = Integer.MAX_VALUE;
 
     private final long queueTimeNanos;
     private final int floor;
     /**
      * Guarded by this: the requests in flight, the current interval's end, its answers so far, whether a request was
-     * in flight in it, and the answers of the last busy intervals (a ring; the next slot at {@code next}).
+     * in flight in it, the fewest in flight an arrival met in it, and the answers of the last busy intervals (a ring;
+     * the next slot at {@code next}).
      */
     private int inFlight;
     private long intervalEnd;
     private int answered;
     private boolean busy;
+    private int fewestMet = NO_ARRIVAL;
     private final int[] recent = new int[INTERVALS];
     private int next;
     private int limit;
+    private int ceiling;
+    private boolean queueStands;
 
     InFlightLimit(long queueTimeNanos, int floor, long now) {
         this.queueTimeNanos = queueTimeNanos;
         this.floor = floor;
         this.limit = floor;
+        this.ceiling = floor;
         this.intervalEnd = now + INTERVAL_NANOS;
     }
 
-    /** Counts a request in and answers true, unless as many as the limit are in flight. */
+    /** Counts a request in and answers true, unless as many as the bound in force are in flight. */
     synchronized boolean admit(long now) {
         roll(now);
-        if (inFlight >= limit) {
+        fewestMet = Math.min(fewestMet, inFlight);
+        if (inFlight >= (queueStands ? limit : ceiling)) {
             return false;
         }
         inFlight++;
@@ -56,15 +70,16 @@ final class InFlightLimit {
     }
 
     /**
-     * Once the interval is over: its answers into the ring if a request was in flight in it, and the next interval.
-     * Intervals that passed since without a call were idle if nothing is in flight (the ring stays), stalled otherwise
-     * (no answers).
+     * Once the interval is over: whether a queue stood in it, its answers into the ring if a request was in flight in
+     * it, and the next interval. Intervals that passed since without a call had no arrival, so no queue stood; they
+     * were idle if nothing is in flight (the ring stays), stalled otherwise (no answers).
      */
     private void roll(long now) {
         long late = now - intervalEnd;
         if (late < 0) {
             return;
         }
+        queueStands = late < INTERVAL_NANOS && fewestMet != NO_ARRIVAL && 2L * fewestMet >= limit;
         if (busy) {
             record(answered);
         }
@@ -75,6 +90,7 @@ final class InFlightLimit {
         }
         answered = 0;
         busy = inFlight > 0;
+        fewestMet = NO_ARRIVAL;
         intervalEnd = now + INTERVAL_NANOS - late % INTERVAL_NANOS;
     }
 
@@ -86,5 +102,6 @@ final class InFlightLimit {
             best = Math.max(best, count);
         }
         limit = (int) Math.max(floor, Math.min(Integer.MAX_VALUE, best * queueTimeNanos / INTERVAL_NANOS));
+        ceiling = (int) Math.max(limit, Math.min(Integer.MAX_VALUE, best));
     }
 }

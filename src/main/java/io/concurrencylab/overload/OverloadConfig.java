@@ -28,9 +28,9 @@ public interface OverloadConfig {
     boolean admissionControl();
 
     /**
-     * The first gate lets in as many of a model's lookups as it answered in this time, at its best of the last second:
-     * a queue it drains within it. Short, so that the CPU the admitted leave answers the rest: at 50 ms the executable
-     * left 1.2 % of a burst at 2.5 times its capacity unanswered, at 20 ms none.
+     * Once a queue stands, the first gate lets in as many of a model's lookups as it answered in this time, at its best
+     * of the last second: a queue it drains within it. Short, so that the CPU the admitted leave answers the rest: at
+     * 50 ms the executable left 1.2 % of a burst at 2.5 times its capacity unanswered, at 20 ms none.
      */
     @WithDefault("20ms")
     Duration queueTime();

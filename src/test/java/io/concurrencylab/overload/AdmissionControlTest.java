@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * The first gate with a limit of one lookup in flight (a queue time of 0, a floor of 1): of lookups sent at once, some
+ * The first gate on a fresh app with a floor of 1 (and a queue time of 0): of lookups sent at once, some
  * are answered 503 service_overloaded with Retry-After before their token is read (a bad token gets the 503, not a
  * 401). Aggregations, in flight meanwhile, are never gated; one lookup at a time is served.
  */

@@ -38,22 +38,39 @@ class InFlightLimitTest {
     }
 
     @Test
-    void theLimitIsWhatTheAppAnsweredInTheQueueTime() {
-        admitted(0, 4);
-        answered(10, 4);
-        admitted(20, 4);
-        answered(30, 4);
-        admitted(40, 4);
-        answered(50, 4);
-        admitted(60, 4);
-        answered(70, 4);
-        admitted(80, 4);
-        answered(90, 4);
-        // 20 answers in 0 to 100 ms: 10 may be in flight in the next interval.
-        admitted(100, 10);
+    void withoutAStandingQueueTheCeilingIsWhatTheAppAnsweredInAnInterval() {
+        fortyAnsweredBy100Ms();
+        // 40 answers in 0 to 100 ms, and every arrival met none in flight: 40 may be in flight in the next interval.
+        admitted(100, 40);
         assertFalse(limit.admit(150 * MS));
         answered(160, 1);
         assertTrue(limit.admit(161 * MS), "one ended: room for one");
+    }
+
+    /** 40 answers in 0 to 100 ms; from 200 to 300 ms every arrival met 10 in flight or more: the limit of 20 next. */
+    void aQueueStoodFrom200To300Ms() {
+        fortyAnsweredBy100Ms();
+        admitted(100, 40);
+        answered(250, 30);
+        admitted(260, 1);
+    }
+
+    @Test
+    void onceAQueueStoodAnIntervalTheLimitIsWhatTheAppAnsweredInTheQueueTime() {
+        aQueueStoodFrom200To300Ms();
+        admitted(300, 9);
+        assertFalse(limit.admit(300 * MS), "20 in flight: the limit");
+    }
+
+    @Test
+    void aQueueThatDrainedBringsTheCeilingBackAnIntervalLater() {
+        aQueueStoodFrom200To300Ms();
+        answered(310, 11);
+        admitted(320, 20);
+        assertFalse(limit.admit(330 * MS), "the limit holds until the interval's end");
+        answered(340, 20);
+        admitted(400, 40);
+        assertFalse(limit.admit(400 * MS), "an arrival met none in flight in 300 to 400 ms: the ceiling of 40");
     }
 
     @Test
@@ -70,8 +87,8 @@ class InFlightLimitTest {
     @Test
     void anIdleStretchKeepsTheLimit() {
         fortyAnsweredBy100Ms();
-        // 40 answers in 0 to 100 ms: 20 in flight, then nothing until 450 ms
-        admitted(450, 20);
+        // 40 answers in 0 to 100 ms, then nothing until 450 ms: the ceiling of 40
+        admitted(450, 40);
         assertFalse(limit.admit(450 * MS));
     }
 
@@ -81,7 +98,7 @@ class InFlightLimitTest {
         // 40 answers in 0 to 100 ms, then 2 in 100 to 200 ms (a GC pause, or the load's end)
         admitted(100, 2);
         answered(150, 2);
-        admitted(200, 20);
+        admitted(200, 40);
         assertFalse(limit.admit(200 * MS));
     }
 
