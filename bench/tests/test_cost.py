@@ -13,14 +13,15 @@ SAME = [1.02, 1.021, 1.019]
 
 
 def cost_runs(figures: dict[str, list[float]], rate=300.0, twin: list[float] | None = SAME) -> pd.DataFrame:
-    """Cost runs of each model; `twin`: the first model's A/A twin, each run that model's run times the factor."""
+    """Cost runs of each model, each of 10 s or 1,200 requests; `twin`: the first model's A/A twin, each run that
+    model's run times the factor."""
     rows = []
     first = next(iter(figures))
     twin_runs = {} if twin is None else {f"{first} twin": [f * ms for f, ms in zip(twin, figures[first])]}
     for model, per_request in {**figures, **twin_runs}.items():
         for rep, ms in enumerate(per_request, start=1):
             rows.append(dict(scenario="jwt-mysql", model=model, load_model="cost", load=rate, repetition=rep,
-                             requests=1200, errors=0, ok_rps=rate, app_cpu_ms_per_req=ms, k6_cpu_pct=9.0,
+                             requests=max(1200, round(rate * 10)), errors=0, ok_rps=rate, app_cpu_ms_per_req=ms, k6_cpu_pct=9.0,
                              rss_peak_mb=310.0 + rep, alloc_mb_per_s=40.0, twin=model.endswith(" twin")))
     rows.append(dict(scenario="jwt-mysql", model="virtual", load_model="open", load=900.0, repetition=1,
                      requests=5400, errors=0, ok_rps=900.0, app_cpu_ms_per_req=0.1, k6_cpu_pct=30.0,
@@ -59,7 +60,8 @@ def test_the_answer_states_the_cost_and_the_table_names_it_steady():
 
 def test_a_failed_request_counts_no_cost_of_its_own():
     runs = cost_runs({"virtual": [0.2, 0.2, 0.2]})
-    runs.loc[runs.load_model == "cost", "errors"] = 600  # half of 1,200 failed: the CPU went to the other half
+    cost = runs.load_model == "cost"
+    runs.loc[cost, "errors"] = runs.requests[cost] // 2  # half failed: the CPU went to the other half
     assert round(costs(runs)[0].cpu_ms, 3) == 0.4
 
 
@@ -157,6 +159,16 @@ def test_a_cost_the_same_at_every_rate_or_too_scattered_to_tell_is_not_said_to_f
     assert cost_by_rate_table(costs(cost_runs({"virtual": [0.17, 0.18, 0.17]}))) is None  # one rate: no such table
 
 
+def test_runs_that_agree_within_one_tick_of_the_cpu_clock_bound_no_cost():
+    """Recorded at 250/s: two runs of about 1,000 requests read 0.2390 and 0.2392 ms, shown "0.239 to 0.239". A
+    tick of 10 ms is 0.01 ms per request there: the ticks hid the runs' scatter, which reads as certainty."""
+    hidden = cost_runs({"worker": [0.2390, 0.2392]}, rate=250.0, twin=None).assign(requests=1000)
+    assert cost_table(costs(hidden)).text_rows[0][4] == "too few requests to tell"
+    # the same two figures from runs of 100,000 requests each: a tick is 0.0001 ms per request, below their scatter
+    shown = cost_runs({"worker": [0.2390, 0.2392]}, rate=250.0, twin=None).assign(requests=100_000)
+    assert cost_table(costs(shown)).text_rows[0][4] == "0.238 to 0.240"
+
+
 def test_a_ratio_beyond_the_variation_between_apps_is_given_with_its_interval():
     found = costs(cost_runs({"virtual": [0.17, 0.18, 0.17], "worker": [0.24, 0.25, 0.23],
                              "reactive": [0.14, 0.15, 0.14]}))
@@ -234,7 +246,7 @@ def test_an_undecided_verdict_is_not_given_as_few_runs_as_its_first_scatter_prom
 
 def test_verdicts_told_apart_ties_and_a_run_without_a_twin_get_no_more_runs():
     apart = {"reactive": [0.270, 0.272, 0.268], "worker": [0.346, 0.343, 0.345]}
-    assert more_verdict_runs(cost_runs(apart), "jwt-mysql", 12) is None
+    assert more_verdict_runs(cost_runs(apart, rate=1000.0), "jwt-mysql", 12) is None
     below_floor = {"reactive": [0.30, 0.28, 0.32], "worker": [0.29, 0.31, 0.30]}  # its estimate within the floor
     assert more_verdict_runs(cost_runs(below_floor, twin=[1.10, 1.12, 1.11]), "jwt-mysql", 12) is None
     undecided = {"reactive": [0.30, 0.28, 0.32], "worker": [0.35, 0.30, 0.34]}
