@@ -136,7 +136,7 @@ def unsettled(runs: int, cost: float, low: float, high: float) -> str | None:
     return TOO_FEW_REQUESTS if high - low > cost else None
 
 
-def cost_interval(values: np.ndarray, tick_ms_per_request: float = 0.0) -> tuple[float, float]:
+def cost_interval(values: np.ndarray, tick_ms_per_request: float) -> tuple[float, float]:
     """The t interval of a cost's runs, from 0 at the lowest: a cost is not negative, whatever two scattered runs
     allow. Unbounded where the runs agree within one tick of the CPU clock per request: the ticks hid their scatter
     (two runs of 1,000 requests read 0.2390 and 0.2392 ms, "0.239 to 0.239")."""
