@@ -7,9 +7,11 @@ import io.concurrencylab.error.ErrorBody;
 import io.concurrencylab.error.ErrorCode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
@@ -20,7 +22,8 @@ import java.util.Map;
 /**
  * The app's first gate, in front of everything else on the router, authentication included: past a limit on a model's
  * lookups (or its reports) in flight, learnt from how many the app answers ({@link InFlightLimit}), the next one is
- * answered 503 {@code service_overloaded} at once, for the price of its HTTP parsing.
+ * answered 503 {@code service_overloaded} at once, for the price of its HTTP parsing. So is every one that reaches an
+ * event loop running behind ({@link LoopLag}): it has waited in the sockets, where no limit sees it.
  * <p>
  * {@link ConcurrencyLimit} counts per model after authentication, a fixed bound. Within 0.5 CPU, the tokens it checked
  * before shedding, and the sockets of clients that had given up, took the CPU and heap the admitted requests needed:
@@ -42,6 +45,10 @@ public class AdmissionControl {
 
     private final OverloadConfig limits;
     private final Buffer overloaded;
+    /** Each event loop's lag, its timer started by the first gated request the loop handles. */
+    private final ThreadLocal<LoopLag> lags = new ThreadLocal<>();
+    /** Set as the app stops: in dev mode Vert.x outlives a reload, and so would the timers. */
+    private volatile boolean stopped;
 
     AdmissionControl(OverloadConfig limits, ObjectMapper json) throws JsonProcessingException {
         this.limits = limits;
@@ -72,7 +79,8 @@ public class AdmissionControl {
     }
 
     void admit(InFlightLimit limit, RoutingContext request) {
-        if (!limit.admit(System.nanoTime())) {
+        long now = System.nanoTime();
+        if (lag(request.vertx(), now).behind(now) || !limit.admit(now)) {
             request.response().setStatusCode(OVERLOADED.status())
                     .putHeader(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                     .putHeader(HttpHeaderNames.RETRY_AFTER, ErrorBody.RETRY_AFTER_SECONDS)
@@ -81,5 +89,31 @@ public class AdmissionControl {
         }
         request.addEndHandler(ended -> limit.ended(System.nanoTime()));
         request.next();
+    }
+
+    /** This event loop's lag, measured from now on if it was not yet. */
+    private LoopLag lag(Vertx vertx, long now) {
+        LoopLag lag = lags.get();
+        if (lag == null) {
+            lag = new LoopLag(limits.maxLoopLag().toNanos(), now);
+            lags.set(lag);
+            tick(vertx, lag);
+        }
+        return lag;
+    }
+
+    /** A one-shot timer on the current event loop, each one set when the last ran, so that a late one is not caught up. */
+    private void tick(Vertx vertx, LoopLag lag) {
+        vertx.setTimer(LoopLag.TICK_NANOS / 1_000_000, id -> {
+            lag.ticked(System.nanoTime());
+            if (!stopped) {
+                tick(vertx, lag);
+            }
+        });
+    }
+
+    @PreDestroy
+    void stop() {
+        stopped = true;
     }
 }

@@ -35,6 +35,14 @@ public interface OverloadConfig {
     @WithDefault("20ms")
     Duration queueTime();
 
+    /**
+     * Once an event loop runs its timer later than this twice in a row, the first gate answers every lookup and report
+     * reaching it 503 at once: they waited that long in the sockets. Past the 50 ms a quota of 0.5 CPU can hold a loop
+     * back.
+     */
+    @WithDefault("100ms")
+    Duration maxLoopLag();
+
     /** The first gate's limit where the app answered fewer: at start-up, after an idle spell, or a database stall. */
     @WithDefault("8")
     int minInFlight();
